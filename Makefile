@@ -1,0 +1,79 @@
+# timerconv — move Linux kernel code off the pre-4.15 timer API.
+#
+#   make            build build/timerconv
+#   make demo       install what is missing, build, run on the sample tree
+#   make test       install what is missing, build, run the test suite
+#   make bench      benchmark on linux-source-6.12 (downloads the package)
+#   make install    install to $(PREFIX) (default /usr/local)
+
+PREFIX   ?= /usr/local
+BINDIR   ?= $(PREFIX)/bin
+DATADIR  ?= $(PREFIX)/share/timerconv
+CC       ?= gcc
+PYTHON   ?= /usr/bin/python3
+PKGS     := glib-2.0 gio-2.0 json-glib-1.0
+
+# Debian packages the build, the tests and the demo need.
+DEB_PKGS := coccinelle python3-pytest libglib2.0-dev libjson-glib-dev \
+	    pkg-config gcc make git diffutils
+
+CFLAGS   ?= -O2 -g
+WARN     := -Wall -Wextra -Wno-unused-parameter -Wno-missing-field-initializers \
+	    -Wshadow -Wstrict-prototypes -Wmissing-prototypes
+ALL_CFLAGS = -std=c11 -D_GNU_SOURCE $(WARN) $(CFLAGS) \
+	     -DTIMERCONV_DATADIR='"$(DATADIR)"' \
+	     $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
+LDLIBS   = $(shell pkg-config --libs $(PKGS) 2>/dev/null)
+
+SRCS := $(sort $(wildcard tool/*.c))
+OBJS := $(SRCS:tool/%.c=build/%.o)
+DEPS := $(OBJS:.o=.d)
+
+.PHONY: all demo test bench install deps clean
+
+all: build/timerconv
+
+build/timerconv: $(OBJS)
+	$(CC) $(LDFLAGS) -o $@ $(OBJS) $(LDLIBS)
+
+build/%.o: tool/%.c | build
+	$(CC) $(ALL_CFLAGS) -MMD -MP -c -o $@ $<
+
+build:
+	mkdir -p build
+
+-include $(DEPS)
+
+# Install what is missing (Debian, as root); a no-op when all is there.
+deps:
+	@missing=""; for p in $(DEB_PKGS); do \
+		dpkg-query -W -f='$${Status}' $$p 2>/dev/null | \
+			grep -q 'install ok installed' || missing="$$missing $$p"; \
+	done; \
+	if [ -n "$$missing" ]; then \
+		echo "Installing:$$missing"; \
+		if [ "$$(id -u)" != 0 ]; then SUDO=sudo; else SUDO=; fi; \
+		$$SUDO apt-get update -q && \
+		DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -q \
+			--no-install-recommends $$missing; \
+	fi
+
+demo: deps
+	$(MAKE) all
+	./tests/demo.sh
+
+test: deps
+	$(MAKE) all
+	$(PYTHON) -m pytest -q tests
+
+bench: deps
+	$(MAKE) all
+	./tests/bench/bench.sh
+
+install: build/timerconv
+	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(DATADIR)
+	install -m 755 build/timerconv $(DESTDIR)$(BINDIR)/timerconv
+	install -m 644 cocci/*.cocci cocci/*.py $(DESTDIR)$(DATADIR)/
+
+clean:
+	rm -rf build

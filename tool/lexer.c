@@ -1,0 +1,329 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The C lexer shared by the candidate scan, `timerconv check`, the struct
+ * index and the compat-branch detector.  It never fails: any byte sequence
+ * yields a token stream, so a file we cannot make sense of is still
+ * scanned (and a site in it is still accounted for).
+ */
+#include <glib.h>
+#include <string.h>
+
+#include "lexer.h"
+
+enum {
+	DEF_NAME,	/* expecting the macro name */
+	DEF_PARAMS,	/* inside the parameter list */
+	DEF_BODY,	/* in the replacement list */
+};
+
+static unsigned char ident_tab[256];
+
+static void init_tables(void)
+{
+	static gsize done;
+
+	if (!g_once_init_enter(&done))
+		return;
+	for (int c = 0; c < 256; c++)
+		ident_tab[c] = g_ascii_isalnum(c) || c == '_' || c == '$';
+	g_once_init_leave(&done, 1);
+}
+
+static inline bool is_ident_start(unsigned char c)
+{
+	return ident_tab[c] && !g_ascii_isdigit(c);
+}
+
+void lexer_init(struct lexer *lx, const char *buf, size_t len)
+{
+	init_tables();
+	memset(lx, 0, sizeof(*lx));
+	lx->buf = buf;
+	lx->cur = buf;
+	lx->end = buf + len;
+	lx->line_start = buf;
+	lx->line = 1;
+	lx->bol = true;
+}
+
+static void newline(struct lexer *lx, const char *after)
+{
+	lx->line++;
+	lx->line_start = after;
+	lx->bol = true;
+}
+
+static void skip_block_comment(struct lexer *lx)
+{
+	const char *p = lx->cur + 2;
+
+	while (p < lx->end) {
+		if (*p == '\n') {
+			/* A comment does not end a directive. */
+			bool bol = lx->bol;
+
+			newline(lx, p + 1);
+			lx->bol = bol;
+		} else if (*p == '*' && p + 1 < lx->end && p[1] == '/') {
+			lx->cur = p + 2;
+			return;
+		}
+		p++;
+	}
+	lx->cur = lx->end;
+}
+
+static void skip_line_comment(struct lexer *lx)
+{
+	const char *p = lx->cur + 2;
+
+	while (p < lx->end && *p != '\n') {
+		if (*p == '\\' && p + 1 < lx->end && p[1] == '\n') {
+			newline(lx, p + 2);
+			lx->bol = false;
+			p += 2;
+			continue;
+		}
+		p++;
+	}
+	lx->cur = p;
+}
+
+/*
+ * Skip blanks and comments.  Returns true when a newline ended the current
+ * preprocessor directive (the caller then emits TOK_PP_END).
+ */
+static bool skip_space(struct lexer *lx)
+{
+	while (lx->cur < lx->end) {
+		char c = *lx->cur;
+
+		if (c == ' ' || c == '\t' || c == '\r' || c == '\f' ||
+		    c == '\v') {
+			lx->cur++;
+		} else if (c == '\n') {
+			if (lx->pp != PP_NONE)
+				return true;
+			lx->cur++;
+			newline(lx, lx->cur);
+		} else if (c == '\\' && lx->cur + 1 < lx->end &&
+			   (lx->cur[1] == '\n' ||
+			    (lx->cur[1] == '\r' && lx->cur + 2 < lx->end &&
+			     lx->cur[2] == '\n'))) {
+			lx->cur += lx->cur[1] == '\n' ? 2 : 3;
+			newline(lx, lx->cur);
+			lx->bol = false;
+		} else if (c == '/' && lx->cur + 1 < lx->end &&
+			   lx->cur[1] == '*') {
+			skip_block_comment(lx);
+		} else if (c == '/' && lx->cur + 1 < lx->end &&
+			   lx->cur[1] == '/') {
+			skip_line_comment(lx);
+		} else {
+			break;
+		}
+	}
+	return lx->cur >= lx->end && lx->pp != PP_NONE;
+}
+
+static const char *skip_quoted(struct lexer *lx, const char *p, char q)
+{
+	p++;
+	while (p < lx->end) {
+		if (*p == '\\' && p + 1 < lx->end) {
+			if (p[1] == '\n')
+				newline(lx, p + 2), lx->bol = false;
+			p += 2;
+			continue;
+		}
+		if (*p == q)
+			return p + 1;
+		if (*p == '\n')	/* unterminated: stop at end of line */
+			return p;
+		p++;
+	}
+	return p;
+}
+
+static const char *const punct3[] = { "<<=", ">>=", "...", NULL };
+static const char *const punct2[] = {
+	"->", "++", "--", "<<", ">>", "<=", ">=", "==", "!=", "&&", "||",
+	"*=", "/=", "%=", "+=", "-=", "&=", "^=", "|=", "##", NULL
+};
+
+static size_t punct_len(const char *p, const char *end)
+{
+	size_t avail = end - p;
+
+	if (avail >= 3)
+		for (int i = 0; punct3[i]; i++)
+			if (!memcmp(p, punct3[i], 3))
+				return 3;
+	if (avail >= 2)
+		for (int i = 0; punct2[i]; i++)
+			if (p[0] == punct2[i][0] && p[1] == punct2[i][1])
+				return 2;
+	return 1;
+}
+
+static enum pp_kind directive_kind(const struct token *tok)
+{
+	static const struct {
+		const char *name;
+		enum pp_kind kind;
+	} names[] = {
+		{ "define", PP_DEFINE }, { "undef", PP_UNDEF },
+		{ "include", PP_INCLUDE }, { "if", PP_IF },
+		{ "ifdef", PP_IFDEF }, { "ifndef", PP_IFNDEF },
+		{ "elif", PP_ELIF }, { "else", PP_ELSE },
+		{ "endif", PP_ENDIF },
+	};
+
+	for (size_t i = 0; i < G_N_ELEMENTS(names); i++)
+		if (tok_is(tok, names[i].name, strlen(names[i].name)))
+			return names[i].kind;
+	return PP_OTHER;
+}
+
+/* Update directive bookkeeping once a token inside a directive is known. */
+static void pp_account(struct lexer *lx, struct token *tok)
+{
+	int index = lx->pp_index++;
+
+	tok->flags |= TF_PP;
+	if (index == 1) {
+		if (tok->kind == TOK_IDENT) {
+			lx->pp = directive_kind(tok);
+			lx->define_state = DEF_NAME;
+		}
+		tok->pp = lx->pp;
+		return;
+	}
+	tok->pp = lx->pp;
+	if (lx->pp != PP_DEFINE || index == 0)
+		return;
+	switch (lx->define_state) {
+	case DEF_NAME:
+		if (lx->cur < lx->end && *lx->cur == '(') {
+			lx->define_state = DEF_PARAMS;
+			lx->define_depth = 0;
+		} else {
+			lx->define_state = DEF_BODY;
+		}
+		break;
+	case DEF_PARAMS:
+		if (tok_punct(tok, '('))
+			lx->define_depth++;
+		else if (tok_punct(tok, ')') && --lx->define_depth == 0)
+			lx->define_state = DEF_BODY;
+		break;
+	case DEF_BODY:
+		tok->flags |= TF_DEFINE_BODY;
+		break;
+	}
+}
+
+void lexer_next(struct lexer *lx, struct token *tok)
+{
+	const char *p;
+	unsigned char c;
+
+	if (skip_space(lx)) {
+		tok->kind = TOK_PP_END;
+		tok->p = lx->cur;
+		tok->len = 0;
+		tok->line = lx->line;
+		tok->col = lx->cur - lx->line_start;
+		tok->pp = lx->pp;
+		tok->flags = TF_PP;
+		lx->pp = PP_NONE;
+		return;
+	}
+
+	tok->p = lx->cur;
+	tok->line = lx->line;
+	tok->col = lx->cur - lx->line_start;
+	tok->flags = lx->bol ? TF_BOL : 0;
+	tok->pp = PP_NONE;
+	if (lx->cur >= lx->end) {
+		tok->kind = TOK_EOF;
+		tok->len = 0;
+		return;
+	}
+
+	p = lx->cur;
+	c = *p;
+	if (c == '#' && lx->bol && lx->pp == PP_NONE) {
+		lx->pp = PP_OTHER;
+		lx->pp_index = 0;
+		p++;
+		tok->kind = TOK_PUNCT;
+	} else if (is_ident_start(c)) {
+		while (p < lx->end && ident_tab[(unsigned char)*p])
+			p++;
+		tok->kind = TOK_IDENT;
+	} else if (g_ascii_isdigit(c) ||
+		   (c == '.' && p + 1 < lx->end && g_ascii_isdigit(p[1]))) {
+		p++;
+		while (p < lx->end) {
+			unsigned char d = *p;
+
+			if (ident_tab[d] || d == '.') {
+				p++;
+			} else if ((d == '+' || d == '-') &&
+				   strchr("eEpP", p[-1])) {
+				p++;
+			} else {
+				break;
+			}
+		}
+		tok->kind = TOK_NUMBER;
+	} else if (c == '"') {
+		p = skip_quoted(lx, p, '"');
+		tok->kind = TOK_STRING;
+	} else if (c == '\'') {
+		p = skip_quoted(lx, p, '\'');
+		tok->kind = TOK_CHAR;
+	} else {
+		p += punct_len(p, lx->end);
+		tok->kind = TOK_PUNCT;
+	}
+	tok->len = p - tok->p;
+	lx->cur = p;
+	lx->bol = false;
+	if (lx->pp != PP_NONE)
+		pp_account(lx, tok);
+}
+
+struct token *lex_all(const char *buf, size_t len, size_t *ntok)
+{
+	GArray *arr = g_array_sized_new(FALSE, FALSE, sizeof(struct token),
+					len / 4 + 16);
+	struct lexer lx;
+	struct token tok;
+
+	lexer_init(&lx, buf, len);
+	do {
+		lexer_next(&lx, &tok);
+		g_array_append_val(arr, tok);
+	} while (tok.kind != TOK_EOF);
+	*ntok = arr->len;
+	return (struct token *)g_array_free(arr, FALSE);
+}
+
+size_t tok_match_close(const struct token *tokens, size_t ntok, size_t i)
+{
+	char open = tokens[i].p[0];
+	char close = open == '(' ? ')' : open == '[' ? ']' : '}';
+	int depth = 0;
+
+	for (size_t j = i; j < ntok; j++) {
+		if (tokens[j].kind != TOK_PUNCT || tokens[j].len != 1)
+			continue;
+		if (tokens[j].p[0] == open)
+			depth++;
+		else if (tokens[j].p[0] == close && --depth == 0)
+			return j;
+	}
+	return ntok - 1;
+}

@@ -1,0 +1,89 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * A small C lexer: enough of C to tell code from comments, strings and
+ * preprocessor directives, with exact line/column positions.
+ */
+#ifndef TIMERCONV_LEXER_H
+#define TIMERCONV_LEXER_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+enum tok_kind {
+	TOK_EOF,
+	TOK_IDENT,
+	TOK_NUMBER,
+	TOK_STRING,
+	TOK_CHAR,
+	TOK_PUNCT,
+	/* End of a preprocessor directive line (never inside one). */
+	TOK_PP_END,
+};
+
+/* Which preprocessor directive a token belongs to. */
+enum pp_kind {
+	PP_NONE,
+	PP_DEFINE,
+	PP_UNDEF,
+	PP_INCLUDE,
+	PP_IF,
+	PP_IFDEF,
+	PP_IFNDEF,
+	PP_ELIF,
+	PP_ELSE,
+	PP_ENDIF,
+	PP_OTHER,
+};
+
+/* The token is part of a preprocessor directive. */
+#define TF_PP		0x01
+/* The token is in the replacement list of a #define. */
+#define TF_DEFINE_BODY	0x02
+/* The token is the first one on its line. */
+#define TF_BOL		0x04
+
+struct token {
+	const char *p;
+	unsigned int len;
+	unsigned int line;	/* 1-based */
+	unsigned int col;	/* 0-based byte column, as spatch counts */
+	unsigned char kind;	/* enum tok_kind */
+	unsigned char pp;	/* enum pp_kind */
+	unsigned char flags;
+};
+
+struct lexer {
+	const char *buf;
+	const char *cur;
+	const char *end;
+	const char *line_start;
+	unsigned int line;
+	bool bol;		/* nothing but blanks so far on this line */
+	enum pp_kind pp;	/* directive being lexed, PP_NONE outside */
+	int pp_index;		/* tokens seen in the current directive */
+	int define_state;	/* see lexer.c */
+	int define_depth;
+};
+
+void lexer_init(struct lexer *lx, const char *buf, size_t len);
+void lexer_next(struct lexer *lx, struct token *tok);
+
+static inline bool tok_is(const struct token *tok, const char *s, size_t n)
+{
+	return tok->len == n && __builtin_memcmp(tok->p, s, n) == 0;
+}
+
+#define TOK_IS(tok, lit) tok_is((tok), (lit), sizeof(lit) - 1)
+
+static inline bool tok_punct(const struct token *tok, char c)
+{
+	return tok->kind == TOK_PUNCT && tok->len == 1 && tok->p[0] == c;
+}
+
+/* Tokenise a whole buffer; the array ends with a TOK_EOF token. */
+struct token *lex_all(const char *buf, size_t len, size_t *ntok);
+
+/* Index of the token that closes the bracket opened at tokens[i]. */
+size_t tok_match_close(const struct token *tokens, size_t ntok, size_t i);
+
+#endif

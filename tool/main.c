@@ -1,0 +1,69 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * timerconv: move kernel code off the timer API that v4.15 removed.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "check.h"
+#include "convert.h"
+#include "series.h"
+#include "util.h"
+#include "version.h"
+
+static const struct command {
+	const char *name;
+	int (*run)(int argc, char **argv);
+	const char *summary;
+} commands[] = {
+	{ "convert", cmd_convert,
+	  "rewrite old-API timers to timer_setup(); print a diff or edit in place" },
+	{ "series", cmd_series,
+	  "write the conversion as per-subsystem git format-patch series" },
+	{ "check", cmd_check,
+	  "report leftover old timer API code (a CI gate, no spatch needed)" },
+};
+
+static void usage(FILE *out)
+{
+	fprintf(out,
+		"Usage: timerconv COMMAND [OPTION…] [PATH…]\n"
+		"\n"
+		"Move Linux kernel code from setup_timer()/init_timer() and\n"
+		"callbacks taking unsigned long to timer_setup() and from_timer().\n"
+		"\n"
+		"Commands:\n");
+	for (size_t i = 0; i < G_N_ELEMENTS(commands); i++)
+		fprintf(out, "  %-9s %s\n", commands[i].name,
+			commands[i].summary);
+	fprintf(out,
+		"\n"
+		"Run 'timerconv COMMAND --help' for the options of a command.\n"
+		"Exit status: 0 success, 1 findings (check), 2 error.\n");
+}
+
+int main(int argc, char **argv)
+{
+	if (argc < 2) {
+		usage(stderr);
+		return EXIT_ERROR;
+	}
+	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") ||
+	    !strcmp(argv[1], "help")) {
+		usage(stdout);
+		return EXIT_OK;
+	}
+	if (!strcmp(argv[1], "--version")) {
+		printf("timerconv %s\n", TIMERCONV_VERSION);
+		return EXIT_OK;
+	}
+	for (size_t i = 0; i < G_N_ELEMENTS(commands); i++) {
+		if (strcmp(argv[1], commands[i].name))
+			continue;
+		interrupt_setup();
+		argv[1] = g_strdup_printf("timerconv %s", commands[i].name);
+		return commands[i].run(argc - 1, argv + 1);
+	}
+	tc_error("unknown command '%s' (see timerconv --help)", argv[1]);
+	return EXIT_ERROR;
+}

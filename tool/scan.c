@@ -1,0 +1,871 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Find the old timer API as code.  What is not a site:
+ *  - a name in a comment or a string (the lexer drops those);
+ *  - a struct member or ops field: `hw->setup_timer`, `.setup_timer = f`;
+ *  - a declaration or definition of a function of that name, and every
+ *    call in a file that defines its own (userspace code in tools/);
+ *  - a call with the wrong number of arguments for the API;
+ *  - today's names (init_timer_key, __init_timer, 2-argument
+ *    DEFINE_TIMER and __TIMER_INITIALIZER).
+ * Sites inside compat branches and compat definitions are kept but marked,
+ * so that `convert` can report them and `check` can stay silent.
+ */
+#include <stdint.h>
+#include <string.h>
+
+#include "lexer.h"
+#include "ppcond.h"
+#include "scan.h"
+
+struct arg {
+	size_t first;	/* token index of the first token */
+	size_t end;	/* one past the last */
+};
+
+struct scanner {
+	const struct token *t;
+	size_t n;
+	const struct scan_opts *opts;
+	struct scan_result *res;
+	GHashTable *local_defs;	/* API names this file defines itself */
+	unsigned char *mark;
+	const char *cur_func;
+	char *cur_func_buf;
+	const char *cur_define;
+	char *cur_define_buf;
+};
+
+static const char *const timer_funcs[] = {
+	"add_timer", "add_timer_on", "add_timer_local", "add_timer_global",
+	"mod_timer", "mod_timer_pending", "timer_reduce", "del_timer",
+	"del_timer_sync", "try_to_del_timer_sync", "timer_pending",
+	"timer_delete", "timer_delete_sync", "timer_shutdown",
+	"timer_shutdown_sync", "destroy_timer_on_stack",
+	"timer_destroy_on_stack", "timer_setup", "timer_setup_on_stack",
+	"del_singleshot_timer_sync", NULL
+};
+
+static const char *const not_decl_words[] = {
+	"return", "else", "do", "case", "sizeof", "typeof", "__typeof__",
+	"defined", "goto", NULL
+};
+
+bool scan_prefilter(const char *data, size_t len)
+{
+	return memmem(data, len, "timer", 5) || memmem(data, len, "TIMER", 5);
+}
+
+static bool tok_in(const struct token *tok, const char *const *words)
+{
+	if (tok->kind != TOK_IDENT)
+		return false;
+	for (int i = 0; words[i]; i++)
+		if (tok_is(tok, words[i], strlen(words[i])))
+			return true;
+	return false;
+}
+
+static char *tok_dup(const struct token *tok)
+{
+	return g_strndup(tok->p, tok->len);
+}
+
+static bool is_member_op(const struct token *tok)
+{
+	return tok->kind == TOK_PUNCT &&
+	       ((tok->len == 1 && tok->p[0] == '.') || TOK_IS(tok, "->"));
+}
+
+/* Index of the bracket that opens the one closed at t[i], or SIZE_MAX. */
+static size_t match_open(const struct token *t, size_t i)
+{
+	char close = t[i].p[0];
+	char open = close == ')' ? '(' : close == ']' ? '[' : '{';
+	int depth = 0;
+
+	for (size_t j = i + 1; j-- > 0;) {
+		if (t[j].kind != TOK_PUNCT || t[j].len != 1)
+			continue;
+		if (t[j].p[0] == close)
+			depth++;
+		else if (t[j].p[0] == open && --depth == 0)
+			return j;
+	}
+	return SIZE_MAX;
+}
+
+/* Split the argument list whose '(' is at t[open]. */
+static GArray *split_args(const struct token *t, size_t n, size_t open,
+			  size_t *close)
+{
+	GArray *args = g_array_new(FALSE, FALSE, sizeof(struct arg));
+	struct arg a = { open + 1, open + 1 };
+	int depth = 0;
+	size_t i;
+
+	for (i = open; i < n && t[i].kind != TOK_EOF; i++) {
+		const struct token *tok = &t[i];
+
+		if (tok->kind != TOK_PUNCT || tok->len != 1)
+			continue;
+		if (strchr("([{", tok->p[0])) {
+			depth++;
+		} else if (strchr(")]}", tok->p[0])) {
+			if (--depth == 0)
+				break;
+		} else if (tok->p[0] == ',' && depth == 1) {
+			a.end = i;
+			g_array_append_val(args, a);
+			a.first = i + 1;
+		}
+	}
+	a.end = i;
+	if (a.end > a.first || args->len > 0)
+		g_array_append_val(args, a);
+	*close = i < n ? i : n - 1;
+	return args;
+}
+
+/* A plain function name, or &name. */
+static const struct token *arg_ident(const struct token *t, struct arg a)
+{
+	if (a.end == a.first + 1 && t[a.first].kind == TOK_IDENT)
+		return &t[a.first];
+	if (a.end == a.first + 2 && tok_punct(&t[a.first], '&') &&
+	    t[a.first + 1].kind == TOK_IDENT)
+		return &t[a.first + 1];
+	return NULL;
+}
+
+/* The last name in an object expression: `&p->timers[2]` -> timers. */
+static const struct token *arg_last_name(const struct token *t, struct arg a)
+{
+	size_t j;
+
+	if (a.end <= a.first)
+		return NULL;
+	j = a.end - 1;
+	while (j > a.first && tok_punct(&t[j], ')') &&
+	       tok_punct(&t[a.first], '(') && match_open(t, j) == a.first) {
+		a.first++;
+		j--;
+	}
+	if (tok_punct(&t[j], ']')) {
+		size_t o = match_open(t, j);
+
+		if (o == SIZE_MAX || o <= a.first)
+			return NULL;
+		j = o - 1;
+	}
+	return t[j].kind == TOK_IDENT ? &t[j] : NULL;
+}
+
+static char *join_tokens(const struct token *t, size_t from, size_t to)
+{
+	GString *s = g_string_new(NULL);
+
+	for (size_t i = from; i <= to && t[i].kind != TOK_EOF; i++) {
+		if (t[i].kind == TOK_PP_END)
+			continue;
+		if (s->len)
+			g_string_append_c(s, ' ');
+		g_string_append_len(s, t[i].p, t[i].len);
+	}
+	return g_string_free(s, FALSE);
+}
+
+static void add_timer_name(struct scanner *sc, const struct token *tok)
+{
+	char *name;
+
+	if (!tok)
+		return;
+	name = tok_dup(tok);
+	if (g_hash_table_contains(sc->res->timer_names, name))
+		g_free(name);
+	else
+		g_hash_table_add(sc->res->timer_names, name);
+}
+
+/* struct timer_list a, *b, c[4]; and parameters. */
+static void timer_declarators(struct scanner *sc, size_t i)
+{
+	const struct token *t = sc->t;
+	size_t j = i + 2;
+
+	while (j < sc->n) {
+		while (j < sc->n && (tok_punct(&t[j], '*') ||
+				     TOK_IS(&t[j], "const") ||
+				     TOK_IS(&t[j], "volatile")))
+			j++;
+		if (t[j].kind != TOK_IDENT)
+			return;
+		add_timer_name(sc, &t[j]);
+		j++;
+		while (j < sc->n && tok_punct(&t[j], '[')) {
+			j = tok_match_close(t, sc->n, j) + 1;
+		}
+		if (!tok_punct(&t[j], ','))
+			return;
+		j++;
+	}
+}
+
+static bool in_compat(struct scanner *sc, unsigned int line)
+{
+	return line_in_ranges(sc->res->compat_ranges, line);
+}
+
+static void record_cb_use(struct scanner *sc, const struct token *cb,
+			  const char *object)
+{
+	struct cb_use u = { 0 };
+
+	if (!cb)
+		return;
+	u.name = tok_dup(cb);
+	u.line = cb->line;
+	u.col = cb->col;
+	u.object = g_strdup(object);
+	g_array_append_val(sc->res->cb_uses, u);
+}
+
+/*
+ * Is the name at t[i] declared here rather than called?  `int
+ * setup_timer(int clock)`: the token before it is a type.
+ */
+static bool looks_declared(const struct scanner *sc, size_t i)
+{
+	const struct token *prev;
+
+	if (i == 0)
+		return false;
+	prev = &sc->t[i - 1];
+	if (prev->flags & TF_PP && !(prev->flags & TF_DEFINE_BODY))
+		return false;
+	if (prev->kind == TOK_IDENT)
+		return !tok_in(prev, not_decl_words);
+	return false;
+}
+
+static void compat_site(struct scanner *sc, struct site *s)
+{
+	if (line_in_ranges(sc->res->dead_ranges, s->line)) {
+		s->compat = true;
+		s->compat_why = g_strdup("dead code (#if 0)");
+	} else if (sc->cur_define && (api_is_new_name(sc->cur_define,
+					       strlen(sc->cur_define)) ||
+			       api_lookup(sc->cur_define,
+					  strlen(sc->cur_define)))) {
+		s->compat = true;
+		s->compat_why = g_strdup_printf(
+			"compat definition of %s()", sc->cur_define);
+	} else if (sc->cur_func && api_is_new_name(sc->cur_func,
+						   strlen(sc->cur_func))) {
+		s->compat = true;
+		s->compat_why = g_strdup_printf(
+			"compat definition of %s()", sc->cur_func);
+	} else if (in_compat(sc, s->line)) {
+		s->compat = true;
+		s->compat_why = g_strdup("compat branch");
+	}
+}
+
+static void api_call(struct scanner *sc, size_t i, const struct api *api)
+{
+	const struct token *t = sc->t;
+	struct site s = { 0 };
+	size_t close;
+	GArray *args;
+	struct arg *a;
+
+	if (looks_declared(sc, i) && api->kind != API_DEFINE) {
+		g_hash_table_add(sc->local_defs, (gpointer)api->name);
+		return;
+	}
+	args = split_args(t, sc->n, i + 1, &close);
+	a = (struct arg *)args->data;
+	if ((int)args->len != api->nargs) {
+		g_array_free(args, TRUE);
+		return;
+	}
+	/* The first argument is a timer (from_timer()'s is its container). */
+	if (api->kind == API_SETUP || api->kind == API_INIT ||
+	    (api->kind == API_RENAME && strcmp(api->name, "from_timer")))
+		add_timer_name(sc, arg_last_name(t, a[0]));
+
+	if (api->kind == API_RENAME &&
+	    (!sc->opts || !sc->opts->renames ||
+	     !g_hash_table_contains(sc->opts->renames, api->name))) {
+		g_array_free(args, TRUE);
+		return;
+	}
+	s.type = SITE_API;
+	s.api = api;
+	s.line = t[i].line;
+	s.col = t[i].col;
+	s.end_line = t[close].line;
+	s.func = g_strdup(sc->cur_func);
+	s.text = join_tokens(t, i, close);
+	s.define_name = g_strdup(sc->cur_define);
+	if (api->kind == API_SETUP || api->kind == API_DEFINE ||
+	    api->kind == API_INITIALIZER) {
+		const struct token *cb =
+			arg_ident(t, a[api->kind == API_INITIALIZER ? 0 : 1]);
+
+		if (cb) {
+			s.callback = tok_dup(cb);
+			s.cb_line = cb->line;
+			s.cb_col = cb->col;
+			record_cb_use(sc, cb, NULL);
+		}
+	}
+	compat_site(sc, &s);
+	if (api->kind != API_RENAME)
+		sc->res->has_old_api = true;
+	g_array_append_val(sc->res->sites, s);
+	g_array_free(args, TRUE);
+}
+
+/* timer_setup(t, fn, f), DEFINE_TIMER(n, fn), __TIMER_INITIALIZER(fn, f) */
+static void new_api_call(struct scanner *sc, size_t i)
+{
+	const struct token *t = sc->t;
+	const struct token *tok = &t[i];
+	size_t close;
+	GArray *args;
+	int cb_arg = -1;
+
+	if (TOK_IS(tok, "timer_setup") || TOK_IS(tok, "timer_setup_on_stack"))
+		cb_arg = 1;
+	else if (TOK_IS(tok, "DEFINE_TIMER"))
+		cb_arg = 1;
+	else if (TOK_IS(tok, "__TIMER_INITIALIZER"))
+		cb_arg = 0;
+	args = split_args(t, sc->n, i + 1, &close);
+	if (cb_arg >= 0 && (int)args->len > cb_arg && args->len <= 3)
+		record_cb_use(sc, arg_ident(t, g_array_index(args, struct arg,
+							       cb_arg)),
+			      NULL);
+	if (tok_in(tok, timer_funcs) && args->len >= 1)
+		add_timer_name(sc, arg_last_name(t, g_array_index(args,
+							struct arg, 0)));
+	g_array_free(args, TRUE);
+}
+
+/* Where the object expression ending just before t[dot] starts. */
+static size_t object_start(const struct token *t, size_t dot)
+{
+	size_t j = dot - 1;
+
+	for (;;) {
+		if (tok_punct(&t[j], ']')) {
+			size_t o = match_open(t, j);
+
+			if (o == SIZE_MAX || o == 0)
+				return j;
+			j = o - 1;
+		}
+		if (t[j].kind != TOK_IDENT)
+			return j + 1;
+		if (j >= 2 && is_member_op(&t[j - 1])) {
+			j -= 2;
+			continue;
+		}
+		return j;
+	}
+}
+
+/* obj.data = x; obj->function = fn; */
+static void member_assign(struct scanner *sc, size_t i)
+{
+	const struct token *t = sc->t;
+	const struct token *obj;
+	struct member_assign m = { 0 };
+	bool is_data = TOK_IS(&t[i + 1], "data");
+	size_t start, end;
+	size_t j = i - 1;
+
+	if (tok_punct(&t[j], ']')) {
+		size_t o = match_open(t, j);
+
+		if (o == SIZE_MAX || o == 0)
+			return;
+		j = o - 1;
+	}
+	obj = &t[j];
+	if (obj->kind != TOK_IDENT)
+		return;
+	start = object_start(t, i);
+	for (end = i + 3; end < sc->n && !tok_punct(&t[end], ';') &&
+			  !tok_punct(&t[end], '}') &&
+			  t[end].kind != TOK_EOF; end++)
+		;
+	m.object = tok_dup(obj);
+	m.line = t[start].line;
+	m.col = t[start].col;
+	m.end_line = t[end < sc->n ? end : sc->n - 1].line;
+	m.func = g_strdup(sc->cur_func);
+	m.text = join_tokens(t, start, end);
+	m.compat = in_compat(sc, m.line) ||
+		   line_in_ranges(sc->res->dead_ranges, m.line) ||
+		   (sc->cur_func && api_is_new_name(sc->cur_func,
+						    strlen(sc->cur_func))) ||
+		   sc->cur_define != NULL;
+	if (is_data) {
+		g_array_append_val(sc->res->data_assigns, m);
+		return;
+	}
+	j = i + 3;
+	if (tok_punct(&t[j], '&'))
+		j++;
+	if (t[j].kind == TOK_IDENT)
+		m.value = tok_dup(&t[j]);
+	g_array_append_val(sc->res->fn_assigns, m);
+	if (m.value && !m.compat)
+		record_cb_use(sc, &t[j], m.object);
+}
+
+/* name(unsigned long [param]) followed by { or ; at file scope. */
+static void ulong_function(struct scanner *sc, size_t i)
+{
+	const struct token *t = sc->t;
+	struct ulong_func f = { 0 };
+	size_t j = i + 4;
+	const struct token *param = NULL;
+
+	if (!TOK_IS(&t[i + 2], "unsigned") || !TOK_IS(&t[i + 3], "long"))
+		return;
+	if (TOK_IS(&t[j], "int"))
+		j++;
+	if (t[j].kind == TOK_IDENT)
+		param = &t[j++];
+	if (!tok_punct(&t[j], ')'))
+		return;
+	if (i == 0 || (t[i - 1].kind != TOK_IDENT &&
+		       !tok_punct(&t[i - 1], '*')))
+		return;
+	j++;
+	/* Attributes between ) and { or ;. */
+	while (j < sc->n && t[j].kind == TOK_IDENT) {
+		j++;
+		if (tok_punct(&t[j], '('))
+			j = tok_match_close(t, sc->n, j) + 1;
+	}
+	if (tok_punct(&t[j], '{'))
+		f.is_def = true;
+	else if (!tok_punct(&t[j], ';'))
+		return;
+	for (size_t k = i; k-- > 0;) {
+		if (t[k].flags & TF_PP || tok_punct(&t[k], ';') ||
+		    tok_punct(&t[k], '}') || tok_punct(&t[k], '{'))
+			break;
+		if (TOK_IS(&t[k], "static"))
+			f.is_static = true;
+	}
+	f.name = tok_dup(&t[i]);
+	f.param = param ? tok_dup(param) : NULL;
+	f.line = t[i].line;
+	f.col = t[i].col;
+	g_array_append_val(sc->res->ulong_funcs, f);
+}
+
+/* The name of the function whose body the '{' at t[i] opens, if any. */
+static const struct token *function_name(const struct token *t, size_t i)
+{
+	size_t j = i;
+
+	while (j > 0) {
+		size_t o;
+
+		j--;
+		if (t[j].flags & TF_PP)
+			continue;
+		if (!tok_punct(&t[j], ')'))
+			return NULL;
+		o = match_open(t, j);
+		if (o == SIZE_MAX || o == 0 || t[o - 1].kind != TOK_IDENT)
+			return NULL;
+		/* Skip attribute macros: foo(void) __acquires(x) { */
+		if (t[o - 1].len > 2 && !memcmp(t[o - 1].p, "__", 2) &&
+		    o >= 2 && tok_punct(&t[o - 2], ')')) {
+			j = o - 1;
+			continue;
+		}
+		return &t[o - 1];
+	}
+	return NULL;
+}
+
+struct pp_depth {
+	int start;
+	int after_first;
+};
+
+static void track_directive(struct scanner *sc, size_t i, GArray *pps,
+			    int *depth)
+{
+	const struct token *t = sc->t;
+	struct pp_depth *top = pps->len ?
+		&g_array_index(pps, struct pp_depth, pps->len - 1) : NULL;
+
+	if (!tok_punct(&t[i - 1], '#'))
+		return;
+	switch (t[i].pp) {
+	case PP_IF:
+	case PP_IFDEF:
+	case PP_IFNDEF: {
+		struct pp_depth d = { *depth, -1 };
+
+		g_array_append_val(pps, d);
+		break;
+	}
+	case PP_ELIF:
+	case PP_ELSE:
+		if (!top)
+			break;
+		if (top->after_first < 0)
+			top->after_first = *depth;
+		*depth = top->start;
+		break;
+	case PP_ENDIF:
+		if (!top)
+			break;
+		if (top->after_first >= 0)
+			*depth = top->after_first;
+		g_array_set_size(pps, pps->len - 1);
+		break;
+	case PP_DEFINE:
+		if (i + 1 < sc->n && t[i + 1].kind == TOK_IDENT) {
+			g_free(sc->cur_define_buf);
+			sc->cur_define_buf = tok_dup(&t[i + 1]);
+		}
+		break;
+	case PP_INCLUDE:
+		if (t[i + 1].kind == TOK_STRING && t[i + 1].len > 2)
+			g_ptr_array_add(sc->res->includes,
+					g_strndup(t[i + 1].p + 1,
+						  t[i + 1].len - 2));
+		break;
+	default:
+		break;
+	}
+}
+
+static void mark_tokens(struct scanner *sc)
+{
+	for (size_t i = 0; i < sc->n; i++) {
+		const struct token *tok = &sc->t[i];
+		const struct api *api;
+
+		if (tok->kind != TOK_IDENT || (tok->flags & TF_PP))
+			continue;
+		api = api_lookup(tok->p, tok->len);
+		if (api && api->kind != API_RENAME)
+			sc->mark[i] |= MARK_OLD_API;
+		else if (api_is_new_name(tok->p, tok->len))
+			sc->mark[i] |= MARK_NEW_API;
+	}
+}
+
+static void scan_tokens(struct scanner *sc)
+{
+	const struct token *t = sc->t;
+	GArray *pps = g_array_new(FALSE, FALSE, sizeof(struct pp_depth));
+	int depth = 0;
+
+	for (size_t i = 0; i < sc->n && t[i].kind != TOK_EOF; i++) {
+		const struct token *tok = &t[i];
+		bool body = tok->flags & TF_DEFINE_BODY;
+
+		if ((tok->flags & TF_PP) && !body) {
+			if (tok->kind == TOK_IDENT && i > 0)
+				track_directive(sc, i, pps, &depth);
+			if (tok->kind == TOK_PP_END)
+				sc->cur_define = NULL;
+			continue;
+		}
+		sc->cur_define = body ? sc->cur_define_buf : NULL;
+
+		if (tok->kind == TOK_PUNCT && tok->len == 1 && !body &&
+		    (tok->p[0] == '{' || tok->p[0] == '}')) {
+			if (tok->p[0] == '{') {
+				if (depth == 0) {
+					const struct token *fn =
+						function_name(t, i);
+
+					g_free(sc->cur_func_buf);
+					sc->cur_func_buf = fn ? tok_dup(fn) :
+								NULL;
+					sc->cur_func = sc->cur_func_buf;
+				}
+				depth++;
+			} else if (tok->p[0] == '}' && depth > 0) {
+				if (--depth == 0)
+					sc->cur_func = NULL;
+			}
+			continue;
+		}
+		if (is_member_op(tok) && t[i + 1].kind == TOK_IDENT &&
+		    (TOK_IS(&t[i + 1], "data") ||
+		     TOK_IS(&t[i + 1], "function")) &&
+		    tok_punct(&t[i + 2], '=') && i > 0) {
+			member_assign(sc, i);
+			continue;
+		}
+		if (tok->kind != TOK_IDENT)
+			continue;
+		if (TOK_IS(tok, "struct") && TOK_IS(&t[i + 1], "timer_list")) {
+			timer_declarators(sc, i);
+			continue;
+		}
+		if (!tok_punct(&t[i + 1], '('))
+			continue;
+		if (i > 0 && is_member_op(&t[i - 1]))
+			continue;
+		if (depth == 0 && !body)
+			ulong_function(sc, i);
+		{
+			const struct api *api = api_lookup(tok->p, tok->len);
+
+			if (api)
+				api_call(sc, i, api);
+			else if (api_is_new_name(tok->p, tok->len) ||
+				 TOK_IS(tok, "DEFINE_TIMER") ||
+				 tok_in(tok, timer_funcs))
+				new_api_call(sc, i);
+		}
+	}
+	g_array_free(pps, TRUE);
+}
+
+static void site_clear(struct site *s)
+{
+	g_free(s->func);
+	g_free(s->text);
+	g_free(s->callback);
+	g_free(s->define_name);
+	g_free(s->compat_why);
+}
+
+/* Drop calls of an API name that this very file defines for itself. */
+static void drop_local_defs(struct scanner *sc)
+{
+	GArray *sites = sc->res->sites;
+
+	if (!g_hash_table_size(sc->local_defs))
+		return;
+	for (guint i = 0; i < sites->len;) {
+		struct site *s = &g_array_index(sites, struct site, i);
+
+		if (s->api && g_hash_table_contains(sc->local_defs,
+						    s->api->name)) {
+			site_clear(s);
+			g_array_remove_index(sites, i);
+		} else {
+			i++;
+		}
+	}
+}
+
+static void ulong_clear(gpointer p)
+{
+	struct ulong_func *f = p;
+
+	g_free(f->name);
+	g_free(f->param);
+}
+
+static void cb_clear(gpointer p)
+{
+	struct cb_use *u = p;
+
+	g_free(u->name);
+	g_free(u->object);
+}
+
+static void assign_clear(gpointer p)
+{
+	struct member_assign *m = p;
+
+	g_free(m->object);
+	g_free(m->value);
+	g_free(m->func);
+	g_free(m->text);
+}
+
+static void site_clear_cb(gpointer p)
+{
+	site_clear(p);
+}
+
+struct scan_result *scan_file(const char *data, size_t len,
+			      const struct scan_opts *opts)
+{
+	struct scan_result *res = g_new0(struct scan_result, 1);
+	struct scanner sc = { 0 };
+	size_t ntok;
+	struct token *tokens;
+
+	res->sites = g_array_new(FALSE, FALSE, sizeof(struct site));
+	g_array_set_clear_func(res->sites, site_clear_cb);
+	res->ulong_funcs = g_array_new(FALSE, FALSE, sizeof(struct ulong_func));
+	g_array_set_clear_func(res->ulong_funcs, ulong_clear);
+	res->cb_uses = g_array_new(FALSE, FALSE, sizeof(struct cb_use));
+	g_array_set_clear_func(res->cb_uses, cb_clear);
+	res->data_assigns = g_array_new(FALSE, FALSE,
+					sizeof(struct member_assign));
+	g_array_set_clear_func(res->data_assigns, assign_clear);
+	res->fn_assigns = g_array_new(FALSE, FALSE,
+				      sizeof(struct member_assign));
+	g_array_set_clear_func(res->fn_assigns, assign_clear);
+	res->timer_names = g_hash_table_new_full(g_str_hash, g_str_equal,
+						 g_free, NULL);
+	res->includes = g_ptr_array_new_with_free_func(g_free);
+
+	tokens = lex_all(data, len, &ntok);
+	sc.t = tokens;
+	sc.n = ntok;
+	sc.opts = opts;
+	sc.res = res;
+	sc.local_defs = g_hash_table_new(g_str_hash, g_str_equal);
+	sc.mark = g_malloc0(ntok);
+	mark_tokens(&sc);
+	res->compat_ranges = ppcond_compat_ranges(tokens, ntok, sc.mark,
+						  &res->dead_ranges);
+	scan_tokens(&sc);
+	drop_local_defs(&sc);
+
+	g_hash_table_destroy(sc.local_defs);
+	g_free(sc.cur_func_buf);
+	g_free(sc.cur_define_buf);
+	g_free(sc.mark);
+	g_free(tokens);
+	return res;
+}
+
+/* Why code at `line` is left alone on purpose, or NULL. */
+static const char *skip_reason(const struct scan_result *res,
+			       unsigned int line)
+{
+	if (line_in_ranges(res->dead_ranges, line))
+		return "dead code (#if 0)";
+	if (line_in_ranges(res->compat_ranges, line))
+		return "compat branch";
+	return NULL;
+}
+
+static struct site site_from_assign(const struct scan_result *res,
+				    const struct member_assign *m,
+				    enum site_type type)
+{
+	struct site s = { 0 };
+	const char *why = skip_reason(res, m->line);
+
+	s.type = type;
+	s.line = m->line;
+	s.col = m->col;
+	s.end_line = m->end_line;
+	s.func = g_strdup(m->func);
+	s.text = g_strdup(m->text);
+	if (m->compat) {
+		s.compat = true;
+		s.compat_why = g_strdup(why ? why : "compat definition");
+	}
+	return s;
+}
+
+static bool is_timer(GHashTable *own, GHashTable *hdr, const char *name)
+{
+	return g_hash_table_contains(own, name) ||
+	       (hdr && g_hash_table_contains(hdr, name));
+}
+
+static int site_cmp(gconstpointer a, gconstpointer b)
+{
+	const struct site *x = a, *y = b;
+
+	if (x->line != y->line)
+		return x->line < y->line ? -1 : 1;
+	return x->col < y->col ? -1 : x->col > y->col;
+}
+
+void scan_resolve(struct scan_result *res, GHashTable *header_timers)
+{
+	GHashTable *cb_names = g_hash_table_new(g_str_hash, g_str_equal);
+
+	for (guint i = 0; i < res->data_assigns->len; i++) {
+		struct member_assign *m = &g_array_index(res->data_assigns,
+						struct member_assign, i);
+		struct site s;
+
+		if (!is_timer(res->timer_names, header_timers, m->object))
+			continue;
+		s = site_from_assign(res, m, SITE_DATA_ASSIGN);
+		g_array_append_val(res->sites, s);
+		if (!s.compat)
+			res->has_old_api = true;
+	}
+	/* Callbacks handed to a timer: API calls, and .function on timers. */
+	for (guint i = 0; i < res->cb_uses->len; i++) {
+		struct cb_use *u = &g_array_index(res->cb_uses,
+						  struct cb_use, i);
+
+		if (!u->object ||
+		    is_timer(res->timer_names, header_timers, u->object))
+			g_hash_table_add(cb_names, u->name);
+	}
+	for (guint i = 0; i < res->ulong_funcs->len; i++) {
+		struct ulong_func *f = &g_array_index(res->ulong_funcs,
+						      struct ulong_func, i);
+		struct site s = { 0 };
+
+		if (!f->is_def || !g_hash_table_contains(cb_names, f->name))
+			continue;
+		s.type = SITE_ULONG_CALLBACK;
+		s.line = f->line;
+		s.col = f->col;
+		s.end_line = f->line;
+		s.func = g_strdup(f->name);
+		s.callback = g_strdup(f->name);
+		s.text = g_strdup_printf("%s(unsigned long %s)", f->name,
+					 f->param ? f->param : "");
+		if (skip_reason(res, f->line)) {
+			s.compat = true;
+			s.compat_why = g_strdup(skip_reason(res, f->line));
+		}
+		g_array_append_val(res->sites, s);
+	}
+	g_hash_table_destroy(cb_names);
+	g_array_sort(res->sites, site_cmp);
+}
+
+void scan_result_free(struct scan_result *res)
+{
+	if (!res)
+		return;
+	g_array_free(res->sites, TRUE);
+	g_array_free(res->ulong_funcs, TRUE);
+	g_array_free(res->cb_uses, TRUE);
+	g_array_free(res->data_assigns, TRUE);
+	g_array_free(res->fn_assigns, TRUE);
+	g_hash_table_destroy(res->timer_names);
+	g_ptr_array_free(res->includes, TRUE);
+	g_array_free(res->compat_ranges, TRUE);
+	g_array_free(res->dead_ranges, TRUE);
+	g_free(res);
+}
+
+const char *site_kind(const struct site *s)
+{
+	switch (s->type) {
+	case SITE_API:
+		return s->api->name;
+	case SITE_DATA_ASSIGN:
+		return "data-field";
+	case SITE_ULONG_CALLBACK:
+		return "ulong-callback";
+	}
+	return "?";
+}

@@ -1,0 +1,160 @@
+// SPDX-License-Identifier: GPL-2.0
+#include <string.h>
+
+#include "treescan.h"
+#include "util.h"
+
+struct job {
+	struct treescan *ts;
+	const struct scan_opts *opts;
+	gssize bytes;
+};
+
+static void scan_one(size_t i, void *data)
+{
+	struct job *job = data;
+	struct treescan *ts = job->ts;
+	GError *error = NULL;
+	size_t len;
+	char *text;
+
+	text = tree_read(ts->tree, ts->files->pdata[i], &len, &error);
+	if (!text) {
+		ts->errors[i] = g_strdup(error->message);
+		g_error_free(error);
+		return;
+	}
+	g_atomic_pointer_add(&job->bytes, (gssize)len);
+	if (scan_prefilter(text, len))
+		ts->results[i] = scan_file(text, len, job->opts);
+	g_free(text);
+}
+
+char *path_normalize(const char *path)
+{
+	char **parts = g_strsplit(path, "/", -1);
+	GPtrArray *out = g_ptr_array_new();
+	char *res;
+
+	for (int i = 0; parts[i]; i++) {
+		if (!parts[i][0] || !strcmp(parts[i], "."))
+			continue;
+		if (!strcmp(parts[i], "..") && out->len &&
+		    strcmp(out->pdata[out->len - 1], "..")) {
+			g_ptr_array_set_size(out, out->len - 1);
+			continue;
+		}
+		g_ptr_array_add(out, parts[i]);
+	}
+	g_ptr_array_add(out, NULL);
+	res = g_strjoinv("/", (char **)out->pdata);
+	g_ptr_array_free(out, TRUE);
+	g_strfreev(parts);
+	return res;
+}
+
+/* The timer names of the header `inc` included by `file`. */
+static GHashTable *header_timers(struct treescan *ts, const char *file,
+				 const char *inc, GHashTable *cache,
+				 const struct scan_opts *opts)
+{
+	char *dir = g_path_get_dirname(file);
+	char *joined = g_build_filename(dir, inc, NULL);
+	char *rel = path_normalize(joined);
+	gpointer hit = g_hash_table_lookup(ts->index, rel);
+	struct scan_result *res = NULL;
+
+	g_free(dir);
+	g_free(joined);
+	if (hit) {
+		res = ts->results[GPOINTER_TO_SIZE(hit) - 1];
+		g_free(rel);
+		return res ? res->timer_names : NULL;
+	}
+	if (g_hash_table_contains(cache, rel)) {
+		res = g_hash_table_lookup(cache, rel);
+		g_free(rel);
+		return res ? res->timer_names : NULL;
+	}
+	{
+		size_t len;
+		char *text = tree_read(ts->tree, rel, &len, NULL);
+
+		if (text && scan_prefilter(text, len))
+			res = scan_file(text, len, opts);
+		g_free(text);
+	}
+	g_hash_table_insert(cache, rel, res);
+	return res ? res->timer_names : NULL;
+}
+
+static void resolve_all(struct treescan *ts, const struct scan_opts *opts)
+{
+	GHashTable *cache = g_hash_table_new_full(g_str_hash, g_str_equal,
+		g_free, (GDestroyNotify)scan_result_free);
+
+	for (guint i = 0; i < ts->files->len; i++) {
+		struct scan_result *res = ts->results[i];
+		GHashTable *merged = NULL;
+
+		if (!res)
+			continue;
+		for (guint k = 0; k < res->includes->len; k++) {
+			GHashTable *names = header_timers(ts,
+				ts->files->pdata[i], res->includes->pdata[k],
+				cache, opts);
+			GHashTableIter it;
+			gpointer key;
+
+			if (!names || !g_hash_table_size(names))
+				continue;
+			if (!merged)
+				merged = g_hash_table_new(g_str_hash,
+							  g_str_equal);
+			g_hash_table_iter_init(&it, names);
+			while (g_hash_table_iter_next(&it, &key, NULL))
+				g_hash_table_add(merged, key);
+		}
+		scan_resolve(res, merged);
+		if (merged)
+			g_hash_table_destroy(merged);
+	}
+	g_hash_table_destroy(cache);
+}
+
+struct treescan *treescan_run(const struct tree *tree, GPtrArray *files,
+			      const struct scan_opts *opts, int jobs)
+{
+	struct treescan *ts = g_new0(struct treescan, 1);
+	struct job job = { ts, opts, 0 };
+
+	ts->tree = tree;
+	ts->files = files;
+	ts->results = g_new0(struct scan_result *, files->len + 1);
+	ts->errors = g_new0(char *, files->len + 1);
+	ts->index = g_hash_table_new(g_str_hash, g_str_equal);
+	for (guint i = 0; i < files->len; i++)
+		g_hash_table_insert(ts->index, files->pdata[i],
+				    GSIZE_TO_POINTER(i + 1));
+	parallel_for(files->len, jobs, scan_one, &job);
+	for (guint i = 0; i < files->len; i++)
+		if (ts->errors[i])
+			ts->nerrors++;
+	ts->bytes = (size_t)job.bytes;
+	resolve_all(ts, opts);
+	return ts;
+}
+
+void treescan_free(struct treescan *ts)
+{
+	if (!ts)
+		return;
+	for (guint i = 0; i < ts->files->len; i++) {
+		scan_result_free(ts->results[i]);
+		g_free(ts->errors[i]);
+	}
+	g_free(ts->results);
+	g_free(ts->errors);
+	g_hash_table_destroy(ts->index);
+	g_free(ts);
+}

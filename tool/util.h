@@ -1,0 +1,48 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef TIMERCONV_UTIL_H
+#define TIMERCONV_UTIL_H
+
+#include <glib.h>
+#include <stdbool.h>
+
+/* Exit codes shared by every command. */
+#define EXIT_OK		0
+#define EXIT_FINDINGS	1
+#define EXIT_ERROR	2
+
+void tc_error(const char *fmt, ...) G_GNUC_PRINTF(1, 2);
+void tc_warn(const char *fmt, ...) G_GNUC_PRINTF(1, 2);
+
+/* Number of online CPUs, at least 1. */
+int cpu_count(void);
+
+/*
+ * Run fn(i, data) for every i in [0, n) on `jobs` threads; indices are
+ * handed out dynamically so uneven work stays balanced.
+ */
+void parallel_for(size_t n, int jobs, void (*fn)(size_t i, void *data),
+		  void *data);
+
+/*
+ * Write a file atomically: a temporary file in the same directory, then
+ * rename(2).  mode < 0 keeps the mode of an existing file (or 0644).
+ */
+bool write_file_atomic(const char *path, const char *data, size_t len,
+		       int mode, GError **error);
+
+/* Temporary directories removed at exit and on SIGINT/SIGTERM. */
+char *tmpdir_create(const char *tag, GError **error);
+void tmpdir_remove_all(void);
+
+/* Install SIGINT/SIGTERM handling; returns true once interrupted. */
+void interrupt_setup(void);
+bool interrupted(void);
+
+/* Run a command, capture stdout; stderr is passed through unless quiet. */
+bool run_capture(const char *const *argv, const char *cwd, char **out,
+		 int *status, bool quiet, GError **error);
+
+/* strdup of [p, p+len) with runs of blanks folded to one space. */
+char *text_normalize(const char *p, size_t len);
+
+#endif
