@@ -1,9 +1,208 @@
 // SPDX-License-Identifier: GPL-2.0
+/*
+ * timerconv convert: the conversion as a unified diff on stdout, or
+ * written in place.  Writing is all or nothing: every file is checked
+ * writable first, each is replaced atomically, and signals wait until the
+ * last one is done, so an interrupted run never leaves a unit half
+ * converted.
+ */
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
 #include "convert.h"
+#include "diff.h"
+#include "pipeline.h"
+#include "report.h"
 #include "util.h"
+
+struct convert_opts {
+	char *tree;
+	gboolean in_place;
+	int jobs;
+	int timeout;
+	char *report;
+	char *macro_file;
+	char *target;
+	char *kernel_headers;
+	char **paths;
+};
+
+static bool check_writable(struct run *r, GPtrArray *changed)
+{
+	bool ok = true;
+
+	for (guint i = 0; i < changed->len; i++) {
+		struct cfile *f = changed->pdata[i];
+		char *abs = tree_abspath(&r->tree, f->path);
+		char *dir = g_path_get_dirname(abs);
+
+		if (access(abs, W_OK) != 0) {
+			tc_error("%s: not writable (--in-place): %s", f->path,
+				 g_strerror(errno));
+			ok = false;
+		} else if (access(dir, W_OK) != 0) {
+			tc_error("%s: its directory is not writable (--in-place)",
+				 f->path);
+			ok = false;
+		}
+		g_free(dir);
+		g_free(abs);
+	}
+	return ok;
+}
+
+static bool write_in_place(struct run *r, GPtrArray *changed)
+{
+	sigset_t block, old;
+	bool ok = true;
+
+	if (!check_writable(r, changed)) {
+		tc_error("nothing was written");
+		return false;
+	}
+	sigemptyset(&block);
+	sigaddset(&block, SIGINT);
+	sigaddset(&block, SIGTERM);
+	sigaddset(&block, SIGHUP);
+	sigprocmask(SIG_BLOCK, &block, &old);
+	for (guint i = 0; i < changed->len; i++) {
+		struct cfile *f = changed->pdata[i];
+		char *abs = tree_abspath(&r->tree, f->path);
+		GError *error = NULL;
+
+		if (!write_file_atomic(abs, f->new_text, f->new_len, -1,
+				       &error)) {
+			tc_error("%s", error->message);
+			g_error_free(error);
+			ok = false;
+		}
+		g_free(abs);
+	}
+	sigprocmask(SIG_SETMASK, &old, NULL);
+	return ok;
+}
+
+static void print_diff(GPtrArray *changed)
+{
+	GString *out = g_string_new(NULL);
+
+	for (guint i = 0; i < changed->len; i++) {
+		struct cfile *f = changed->pdata[i];
+
+		diff_unified(out, f->path, f->text, f->len, f->new_text,
+			     f->new_len);
+	}
+	fwrite(out->str, 1, out->len, stdout);
+	fflush(stdout);
+	g_string_free(out, TRUE);
+}
+
+static int run_convert(struct convert_opts *o)
+{
+	struct pipeline_opts po = {
+		.tree = o->tree, .paths = o->paths, .jobs = o->jobs,
+		.timeout = o->timeout, .macro_file = o->macro_file,
+		.target = o->target, .kernel_headers = o->kernel_headers,
+	};
+	struct run r;
+	GError *error = NULL;
+	GPtrArray *changed;
+	int rc = EXIT_OK;
+
+	if (!pipeline_run(&r, &po, &error)) {
+		if (interrupted())
+			tc_error("interrupted; no file was changed");
+		else
+			tc_error("%s", error ? error->message : "failed");
+		g_clear_error(&error);
+		pipeline_free(&r);
+		return EXIT_ERROR;
+	}
+	if (interrupted()) {
+		tc_error("interrupted; no file was changed");
+		pipeline_free(&r);
+		return EXIT_ERROR;
+	}
+	changed = pipeline_changed(&r);
+	if (o->in_place) {
+		if (!write_in_place(&r, changed))
+			rc = EXIT_ERROR;
+	} else {
+		print_diff(changed);
+	}
+	report_summary(&r);
+	if (o->report && !report_write(&r, o->report, &error)) {
+		tc_error("%s", error->message);
+		g_clear_error(&error);
+		rc = EXIT_ERROR;
+	}
+	g_ptr_array_free(changed, TRUE);
+	pipeline_free(&r);
+	return rc;
+}
 
 int cmd_convert(int argc, char **argv)
 {
-	tc_error("convert: not implemented yet");
-	return EXIT_ERROR;
+	struct convert_opts o = { 0 };
+	GOptionEntry entries[] = {
+		{ "tree", 'C', 0, G_OPTION_ARG_FILENAME, &o.tree,
+		  "Run on the tree in DIR (default: .); paths are relative to it",
+		  "DIR" },
+		{ "in-place", 0, 0, G_OPTION_ARG_NONE, &o.in_place,
+		  "Write the changes to the files instead of printing a diff",
+		  NULL },
+		{ "jobs", 'j', 0, G_OPTION_ARG_INT, &o.jobs,
+		  "spatch processes to run at once (default: number of CPUs)",
+		  "N" },
+		{ "report", 0, 0, G_OPTION_ARG_FILENAME, &o.report,
+		  "Write a JSON report of every site and unit to FILE", "FILE" },
+		{ "target", 0, 0, G_OPTION_ARG_STRING, &o.target,
+		  "API level: auto (from include/linux/timer.h), v4.15, v6.2, v6.16",
+		  "LEVEL" },
+		{ "kernel-headers", 0, 0, G_OPTION_ARG_FILENAME,
+		  &o.kernel_headers,
+		  "For out-of-tree code: the kernel build tree whose headers decide the level",
+		  "DIR" },
+		{ "timeout", 0, 0, G_OPTION_ARG_INT, &o.timeout,
+		  "Seconds spatch may spend on one file (default: 120)", "S" },
+		{ "macro-file", 0, 0, G_OPTION_ARG_FILENAME, &o.macro_file,
+		  "Macro definitions that help spatch parse this tree", "FILE" },
+		{ G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_FILENAME_ARRAY,
+		  &o.paths, NULL, "[PATH…]" },
+		{ NULL }
+	};
+	GOptionContext *ctx = g_option_context_new("[PATH…]");
+	GError *error = NULL;
+	int rc;
+
+	g_option_context_set_summary(ctx,
+		"Convert timers from setup_timer()/init_timer() and callbacks\n"
+		"taking unsigned long to timer_setup() and from_timer(), across\n"
+		"files: a callback, its setups, prototypes and direct calls are\n"
+		"converted together or not at all.  Sites that cannot be proven\n"
+		"safe are left untouched and reported with the reason.");
+	g_option_context_set_description(ctx,
+		"Output: a unified diff (a/ b/ paths, for git apply or patch -p1)\n"
+		"on stdout, unless --in-place; a summary on stderr.\n"
+		"Exit status: 0 the run completed (refusals are not errors),\n"
+		"2 error (bad path, no spatch, unwritable file, interrupted).");
+	g_option_context_add_main_entries(ctx, entries, NULL);
+	if (!g_option_context_parse(ctx, &argc, &argv, &error)) {
+		tc_error("%s (see timerconv convert --help)", error->message);
+		g_error_free(error);
+		g_option_context_free(ctx);
+		return EXIT_ERROR;
+	}
+	g_option_context_free(ctx);
+	rc = run_convert(&o);
+	g_free(o.tree);
+	g_free(o.report);
+	g_free(o.macro_file);
+	g_free(o.target);
+	g_free(o.kernel_headers);
+	g_strfreev(o.paths);
+	return rc;
 }

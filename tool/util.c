@@ -214,6 +214,13 @@ static void remove_tree(const char *path)
 
 void tmpdir_remove_all(void)
 {
+	/* For debugging the rules: keep what spatch was given. */
+	if (g_getenv("TIMERCONV_KEEP_TMP")) {
+		for (guint i = 0; tmp_dirs && i < tmp_dirs->len; i++)
+			fprintf(stderr, "timerconv: kept %s\n",
+				(char *)tmp_dirs->pdata[i]);
+		return;
+	}
 	g_mutex_lock(&tmp_lock);
 	for (guint i = 0; tmp_files && i < tmp_files->len; i++)
 		unlink(tmp_files->pdata[i]);

@@ -1,0 +1,226 @@
+// SPDX-License-Identifier: GPL-2.0
+/// Convert the static timer initialisers to their v4.15 form.
+///
+/// DEFINE_TIMER(name, fn, expires, data) becomes DEFINE_TIMER(name, fn),
+/// and TIMER_INITIALIZER(fn, expires, data) (with its _PINNED_ and
+/// _DEFERRED_ variants, and the 4-argument __TIMER_INITIALIZER) becomes
+/// __TIMER_INITIALIZER(fn, flags).  Their callbacks receive the timer, a
+/// global, so they become void fn(struct timer_list *unused).  timerconv
+/// refuses a site whose expires is not 0 (add_timer() would see another
+/// expiry) or whose data the callback uses.
+//
+// Confidence: High
+// Comments: patch mode needs the plan of `timerconv convert`.
+// Options: --no-includes --include-headers
+
+virtual patch
+virtual report
+virtual facts
+
+@define_f depends on facts@
+declarer name DEFINE_TIMER;
+identifier tname, fn;
+expression e, d;
+position p, pf;
+@@
+
+DEFINE_TIMER@p(tname, fn@pf, e, d);
+
+@script:python depends on facts@
+tname << define_f.tname;
+fn << define_f.fn;
+e << define_f.e;
+d << define_f.d;
+p << define_f.p;
+pf << define_f.pf;
+@@
+
+timerconv.emit("define", p, api="DEFINE_TIMER", name=tname, fn=fn,
+	       expires=e, data=d, flags=None, fn_line=int(pf[0].line),
+	       fn_col=int(pf[0].column))
+
+@initializer_f depends on facts@
+identifier api = {TIMER_INITIALIZER, TIMER_PINNED_INITIALIZER,
+	TIMER_DEFERRED_INITIALIZER, TIMER_PINNED_DEFERRED_INITIALIZER};
+expression fn, e, d;
+position p, pf;
+@@
+
+api@p(fn@pf, e, d)
+
+@script:python depends on facts@
+api << initializer_f.api;
+fn << initializer_f.fn;
+e << initializer_f.e;
+d << initializer_f.d;
+p << initializer_f.p;
+pf << initializer_f.pf;
+@@
+
+timerconv.emit("define", p, api=api, name=None, fn=fn, expires=e, data=d,
+	       flags=None, fn_line=int(pf[0].line), fn_col=int(pf[0].column))
+
+@initializer4_f depends on facts@
+identifier api = {__TIMER_INITIALIZER};
+expression fn, e, d, fl;
+position p, pf;
+@@
+
+api@p(fn@pf, e, d, fl)
+
+@script:python depends on facts@
+fn << initializer4_f.fn;
+e << initializer4_f.e;
+d << initializer4_f.d;
+fl << initializer4_f.fl;
+p << initializer4_f.p;
+pf << initializer4_f.pf;
+@@
+
+timerconv.emit("define", p, api="__TIMER_INITIALIZER", name=None, fn=fn,
+	       expires=e, data=d, flags=fl, fn_line=int(pf[0].line),
+	       fn_col=int(pf[0].column))
+
+// patch
+@define_p depends on patch@
+declarer name DEFINE_TIMER;
+identifier tname, fn;
+expression e, d;
+position p;
+@@
+
+DEFINE_TIMER@p(tname, fn, e, d);
+
+@script:python define_mk depends on patch@
+p << define_p.p;
+@@
+
+if timerconv.planned("defines", p) is None:
+	cocci.include_match(False)
+
+@define_x depends on patch@
+declarer name DEFINE_TIMER;
+identifier define_p.tname, define_p.fn;
+expression define_p.e, define_p.d;
+position define_p.p, px;
+@@
+
+DEFINE_TIMER@p@px(tname, fn
+- , e, d
+  );
+
+@script:python@
+p << define_x.px;
+@@
+
+timerconv.done("defines", p)
+
+@initializer_p depends on patch@
+identifier api = {TIMER_INITIALIZER, TIMER_PINNED_INITIALIZER,
+	TIMER_DEFERRED_INITIALIZER, TIMER_PINNED_DEFERRED_INITIALIZER};
+expression fn, e, d;
+position p;
+@@
+
+api@p(fn, e, d)
+
+@script:python initializer_mk depends on patch@
+p << initializer_p.p;
+flags;
+@@
+
+entry = timerconv.planned("defines", p)
+if entry is None:
+	cocci.include_match(False)
+else:
+	coccinelle.flags = cocci.make_ident(entry["flags"])
+
+@initializer_x depends on patch@
+identifier initializer_p.api, initializer_mk.flags;
+expression initializer_p.fn, initializer_p.e, initializer_p.d;
+position initializer_p.p, px;
+@@
+
+- api@p@px(fn, e, d)
++ __TIMER_INITIALIZER(fn, flags)
+
+@script:python@
+p << initializer_x.px;
+@@
+
+timerconv.done("defines", p)
+
+@initializer4_p depends on patch@
+identifier api = {__TIMER_INITIALIZER};
+expression fn, e, d, fl;
+position p;
+@@
+
+api@p(fn, e, d, fl)
+
+@script:python initializer4_mk depends on patch@
+p << initializer4_p.p;
+@@
+
+if timerconv.planned("defines", p) is None:
+	cocci.include_match(False)
+
+@initializer4_x depends on patch@
+identifier initializer4_p.api;
+expression initializer4_p.fn, initializer4_p.e, initializer4_p.d;
+expression initializer4_p.fl;
+position initializer4_p.p, px;
+@@
+
+  api@p@px(fn,
+- e, d,
+  fl)
+
+@script:python@
+p << initializer4_x.px;
+@@
+
+timerconv.done("defines", p)
+
+// report
+@define_r depends on report@
+declarer name DEFINE_TIMER;
+identifier tname, fn;
+expression e, d;
+position p;
+@@
+
+DEFINE_TIMER@p(tname, fn, e, d);
+
+@script:python depends on report@
+fn << define_r.fn;
+e << define_r.e;
+d << define_r.d;
+p << define_r.p;
+@@
+
+if e.strip() != "0":
+	why = "refused: expires is %s, not 0" % e
+else:
+	why = "can become DEFINE_TIMER(name, %s); %s() then takes struct timer_list *unused" % (fn, fn)
+	if d.strip() != "0":
+		why += " (if it ignores data %s)" % d
+print("%s:%s: DEFINE_TIMER(): %s" % (p[0].file, p[0].line, why))
+
+@initializer_r depends on report@
+identifier api = {TIMER_INITIALIZER, TIMER_PINNED_INITIALIZER,
+	TIMER_DEFERRED_INITIALIZER, TIMER_PINNED_DEFERRED_INITIALIZER};
+expression fn, e, d;
+position p;
+@@
+
+api@p(fn, e, d)
+
+@script:python depends on report@
+api << initializer_r.api;
+fn << initializer_r.fn;
+p << initializer_r.p;
+@@
+
+print("%s:%s: %s(): can become __TIMER_INITIALIZER(%s, flags)" %
+      (p[0].file, p[0].line, api, fn))

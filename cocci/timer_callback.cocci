@@ -1,0 +1,370 @@
+// SPDX-License-Identifier: GPL-2.0
+/// Convert timer callbacks from void fn(unsigned long data) to
+/// void fn(struct timer_list *t).
+///
+/// The callback's cast of data to its container,
+///	struct foo *p = (struct foo *)data;	(or (void *)data, or assigned
+///						 after the declaration)
+/// becomes
+///	struct foo *p = from_timer(p, t, timer_field);
+/// with the field the setup names (a member path such as hw.watchdog or
+/// timers[2]).  When the timer lives in a structure the container points
+/// to and the callback only uses the container for that pointer, as in
+///	struct request_queue *q = (struct request_queue *)data;
+///	... q->backing_dev_info ...
+/// the callback recovers that structure instead:
+///	struct backing_dev_info *backing_dev_info =
+///		from_timer(backing_dev_info, t, laptop_mode_wb_timer);
+/// A callback that ignores its data takes struct timer_list *unused.
+/// Prototypes change with the definition, in any file.
+///
+/// Whether a callback can be converted depends on every setup of every
+/// timer it runs for, possibly in other files; timerconv decides and
+/// passes the field, the names and from_timer() or timer_container_of()
+/// in TIMERCONV_PLAN.
+//
+// Confidence: High
+// Comments: patch mode needs the plan of `timerconv convert`.
+// Options: --no-includes --include-headers
+
+virtual patch
+virtual report
+virtual facts
+
+@cb_f depends on facts@
+identifier fn, data;
+type R;
+position p;
+@@
+
+R fn@p(unsigned long data) { ... }
+
+@script:python depends on facts@
+fn << cb_f.fn;
+data << cb_f.data;
+p << cb_f.p;
+@@
+
+timerconv.emit("callback", p, name=fn, param=data,
+	       extent=timerconv.extent(p))
+
+// The one cast of data to the container, as a declaration or assigned
+// later; the cast type and the variable's type must agree.
+@cb_cast_f depends on facts@
+identifier cb_f.fn, cb_f.data, v;
+type R, T;
+position cb_f.p, pv, pd;
+@@
+
+R fn@p(unsigned long data) {
+  ... when any
+(
+  T *v@pv = (T *)data@pd;
+|
+  T *v@pv = (void *)data@pd;
+)
+  ... when any
+}
+
+@script:python depends on facts@
+fn << cb_f.fn;
+v << cb_cast_f.v;
+t << cb_cast_f.T;
+p << cb_f.p;
+pv << cb_cast_f.pv;
+pd << cb_cast_f.pd;
+@@
+
+timerconv.emit("cast", p, callback=fn, local=v, type=t, form="decl",
+	       local_at=timerconv.key(pv), data_at=timerconv.key(pd))
+
+@cb_assign_f depends on facts@
+identifier cb_f.fn, cb_f.data;
+type R, T;
+idexpression T *v;
+position cb_f.p, pv, pd;
+@@
+
+R fn@p(unsigned long data) {
+  ... when any
+(
+  v@pv = (T *)data@pd;
+|
+  v@pv = (void *)data@pd;
+)
+  ... when any
+}
+
+@script:python depends on facts@
+fn << cb_f.fn;
+v << cb_assign_f.v;
+t << cb_assign_f.T;
+p << cb_f.p;
+pv << cb_assign_f.pv;
+pd << cb_assign_f.pd;
+@@
+
+timerconv.emit("cast", p, callback=fn, local=v, type=t, form="assign",
+	       local_at=timerconv.key(pv), data_at=timerconv.key(pd))
+
+@cb_proto_f depends on facts@
+identifier fn, data;
+type R;
+position p;
+@@
+
+(
+R fn@p(unsigned long data);
+|
+R fn@p(unsigned long);
+)
+
+@script:python depends on facts@
+fn << cb_proto_f.fn;
+p << cb_proto_f.p;
+@@
+
+timerconv.emit("proto", p, name=fn)
+
+// patch: the definition, by the plan's kind for it.  Each kind matches
+// anew: a position cannot be inherited across a rule that changed code.
+@cb_unused_p depends on patch@
+identifier fn, data;
+type R;
+position p;
+@@
+
+R fn@p(unsigned long data) { ... }
+
+@script:python cb_unused_mk depends on patch@
+p << cb_unused_p.p;
+newp;
+@@
+
+e = timerconv.planned("callbacks", p)
+if e is None or e["kind"] != "unused":
+	cocci.include_match(False)
+else:
+	coccinelle.newp = cocci.make_ident(e["param"])
+
+@cb_unused_x depends on patch@
+identifier cb_unused_p.fn, cb_unused_p.data, cb_unused_mk.newp;
+type R;
+position cb_unused_p.p, px;
+@@
+
+R fn@p@px(
+- unsigned long data
++ struct timer_list *newp
+  ) { ... }
+
+@script:python@
+p << cb_unused_x.px;
+@@
+
+timerconv.done("callbacks", p)
+
+@cb_direct_p depends on patch@
+identifier fn, data;
+type R;
+position p;
+@@
+
+R fn@p(unsigned long data) { ... }
+
+@script:python cb_direct_mk depends on patch@
+p << cb_direct_p.p;
+newp;
+v;
+fld;
+cof;
+@@
+
+e = timerconv.planned("callbacks", p)
+if e is None or e["kind"] != "direct":
+	cocci.include_match(False)
+else:
+	coccinelle.newp = cocci.make_ident(e["param"])
+	coccinelle.v = cocci.make_ident(e["local"])
+	coccinelle.fld = cocci.make_ident(e["field"])
+	coccinelle.cof = cocci.make_ident(e["container_of"])
+
+@cb_direct_x depends on patch@
+identifier cb_direct_p.fn, cb_direct_p.data;
+identifier cb_direct_mk.newp, cb_direct_mk.v, cb_direct_mk.fld;
+identifier cb_direct_mk.cof;
+type R, T;
+position cb_direct_p.p, px;
+@@
+
+R fn@p@px(
+- unsigned long data
++ struct timer_list *newp
+  ) {
+  ... when any
+(
+  T *v =
+- (T *)data
++ cof(v, newp, fld)
+  ;
+|
+  T *v =
+- (void *)data
++ cof(v, newp, fld)
+  ;
+|
+  v =
+- (T *)data
++ cof(v, newp, fld)
+  ;
+|
+  v =
+- (void *)data
++ cof(v, newp, fld)
+  ;
+)
+  ... when any
+  }
+
+@script:python@
+p << cb_direct_x.px;
+@@
+
+timerconv.done("callbacks", p)
+
+@cb_hop_p depends on patch@
+identifier fn, data;
+type R;
+position p;
+@@
+
+R fn@p(unsigned long data) { ... }
+
+@script:python cb_hop_mk depends on patch@
+p << cb_hop_p.p;
+newp;
+v;
+hop;
+nt;
+fld;
+cof;
+@@
+
+e = timerconv.planned("callbacks", p)
+if e is None or e["kind"] != "hop":
+	cocci.include_match(False)
+else:
+	coccinelle.newp = cocci.make_ident(e["param"])
+	coccinelle.v = cocci.make_ident(e["local"])
+	coccinelle.hop = cocci.make_ident(e["hop"])
+	coccinelle.nt = cocci.make_type(e["hop_type"])
+	coccinelle.fld = cocci.make_ident(e["field"])
+	coccinelle.cof = cocci.make_ident(e["container_of"])
+
+@cb_hop_x depends on patch@
+identifier cb_hop_p.fn, cb_hop_p.data;
+identifier cb_hop_mk.newp, cb_hop_mk.v, cb_hop_mk.hop, cb_hop_mk.fld;
+identifier cb_hop_mk.cof;
+type cb_hop_mk.nt;
+type R, T;
+position cb_hop_p.p, px;
+@@
+
+R fn@p@px(
+- unsigned long data
++ struct timer_list *newp
+  ) {
+  ... when any
+(
+- T *v = (T *)data;
++ nt hop = cof(hop, newp, fld);
+|
+- T *v = (void *)data;
++ nt hop = cof(hop, newp, fld);
+)
+  <...
+- v->hop
++ hop
+  ...>
+  }
+
+@script:python@
+p << cb_hop_x.px;
+@@
+
+timerconv.done("callbacks", p)
+
+// Prototypes, in this file or in a header.  After the definitions, whose
+// own file's prototypes spatch updates with them.
+@cb_proto_p depends on patch@
+identifier fn, data;
+type R;
+position p;
+@@
+
+(
+R fn@p(unsigned long data);
+|
+R fn@p(unsigned long);
+)
+
+@script:python cb_proto_mk depends on patch@
+p << cb_proto_p.p;
+newp;
+@@
+
+e = timerconv.planned("protos", p)
+if e is None:
+	cocci.include_match(False)
+else:
+	coccinelle.newp = cocci.make_ident(e["param"])
+
+@cb_proto_x depends on patch@
+identifier cb_proto_p.fn, cb_proto_mk.newp;
+identifier data;
+type R;
+position cb_proto_p.p, px;
+@@
+
+(
+  R fn@p@px(
+- unsigned long data
++ struct timer_list *newp
+  );
+|
+  R fn@p@px(
+- unsigned long
++ struct timer_list *
+  );
+)
+
+@script:python@
+p << cb_proto_x.px;
+@@
+
+timerconv.done("protos", p)
+
+// report
+@cb_r depends on report@
+identifier fn, data;
+type R;
+position p;
+@@
+
+R fn@p(unsigned long data) { ... }
+
+@cb_r_used depends on report@
+identifier cb_r.fn, cb_r.data;
+type R;
+position cb_r.p, pu;
+@@
+
+R fn@p(unsigned long data) { <+... data@pu ...+> }
+
+@script:python depends on report@
+fn << cb_r.fn;
+p << cb_r.p;
+@@
+
+print("%s:%s: %s(unsigned long): if it is a timer callback, timerconv can convert it together with its setups" %
+      (p[0].file, p[0].line, fn))

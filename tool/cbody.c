@@ -1,0 +1,147 @@
+// SPDX-License-Identifier: GPL-2.0
+#include <string.h>
+
+#include "cbody.h"
+
+static size_t token_at(const struct token *t, size_t n, struct fpos at)
+{
+	for (size_t i = 0; i < n; i++)
+		if (t[i].line == at.line && t[i].col == at.col)
+			return i;
+	return n;
+}
+
+static bool is_member_name(const struct token *t, size_t i)
+{
+	return i > 0 && (tok_punct(&t[i - 1], '.') || TOK_IS(&t[i - 1], "->"));
+}
+
+void cbody_clear(struct cbody *b)
+{
+	if (b->param_uses)
+		g_array_free(b->param_uses, TRUE);
+	if (b->idents)
+		g_hash_table_destroy(b->idents);
+	g_free(b->only_member);
+	memset(b, 0, sizeof(*b));
+}
+
+bool cbody_analyse(struct cfile *f, struct fpos at, const char *param,
+		   const char *local, struct fpos local_at, struct cbody *out)
+{
+	size_t n;
+	const struct token *t = cfile_tokens(f, &n);
+	size_t i = token_at(t, n, at);
+	size_t open, close, body;
+	bool mixed = false;
+
+	memset(out, 0, sizeof(*out));
+	if (i >= n || !tok_punct(&t[i + 1], '('))
+		return false;
+	open = i + 1;
+	close = tok_match_close(t, n, open);
+	for (body = close + 1; body < n && !tok_punct(&t[body], '{'); body++)
+		if (tok_punct(&t[body], ';'))
+			return false;
+	if (body >= n)
+		return false;
+	close = tok_match_close(t, n, body);
+	out->param_uses = g_array_new(FALSE, FALSE, sizeof(struct fpos));
+	out->idents = g_hash_table_new_full(g_str_hash, g_str_equal, g_free,
+					    NULL);
+	for (size_t k = body + 1; k < close; k++) {
+		const struct token *tok = &t[k];
+		char *name;
+
+		if (tok->kind != TOK_IDENT || is_member_name(t, k))
+			continue;
+		name = g_strndup(tok->p, tok->len);
+		if (param && !strcmp(name, param)) {
+			struct fpos p = { tok->line, tok->col };
+
+			g_array_append_val(out->param_uses, p);
+		}
+		if (local && !strcmp(name, local) &&
+		    !(tok->line == local_at.line && tok->col == local_at.col)) {
+			out->local_uses++;
+			if (TOK_IS(&t[k + 1], "->") &&
+			    t[k + 2].kind == TOK_IDENT) {
+				char *m = g_strndup(t[k + 2].p, t[k + 2].len);
+
+				if (!out->only_member && !mixed)
+					out->only_member = m;
+				else if (!out->only_member ||
+					 strcmp(out->only_member, m))
+					mixed = true, g_free(m);
+				else
+					g_free(m);
+			} else {
+				mixed = true;
+			}
+		}
+		g_hash_table_add(out->idents, name);
+	}
+	if (mixed) {
+		g_free(out->only_member);
+		out->only_member = NULL;
+	}
+	return true;
+}
+
+GHashTable *enclosing_params(struct cfile *f, struct fpos at)
+{
+	size_t n;
+	const struct token *t = cfile_tokens(f, &n);
+	GHashTable *names = g_hash_table_new_full(g_str_hash, g_str_equal,
+						  g_free, NULL);
+	size_t i = token_at(t, n, at);
+	int depth = 0;
+	size_t brace = n;
+
+	/* Back to the '{' that opens the outermost block around us. */
+	for (size_t k = i; k-- > 0;) {
+		if (t[k].flags & TF_PP)
+			continue;
+		if (tok_punct(&t[k], '}'))
+			depth++;
+		else if (tok_punct(&t[k], '{')) {
+			if (depth == 0)
+				brace = k;
+			else
+				depth--;
+		}
+	}
+	if (brace >= n)
+		return names;
+	for (size_t k = brace; k-- > 0;) {
+		size_t open;
+
+		if (t[k].flags & TF_PP)
+			continue;
+		if (!tok_punct(&t[k], ')'))
+			break;
+		depth = 0;
+		for (open = k; open > 0; open--) {
+			if (tok_punct(&t[open], ')'))
+				depth++;
+			else if (tok_punct(&t[open], '(') && --depth == 0)
+				break;
+		}
+		/* the last name of each comma-separated parameter */
+		for (size_t p = open + 1; p < k; p++) {
+			if (t[p].kind == TOK_IDENT &&
+			    (tok_punct(&t[p + 1], ',') ||
+			     tok_punct(&t[p + 1], ')') ||
+			     tok_punct(&t[p + 1], '[')))
+				g_hash_table_add(names,
+						 g_strndup(t[p].p, t[p].len));
+			/* (*fn)(...) */
+			if (tok_punct(&t[p], '(') && tok_punct(&t[p + 1], '*') &&
+			    t[p + 2].kind == TOK_IDENT)
+				g_hash_table_add(names,
+					g_strndup(t[p + 2].p, t[p + 2].len));
+		}
+		break;
+	}
+	return names;
+}

@@ -1,0 +1,122 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * A conversion run: the files that take part, what the scan and spatch
+ * found in them, the units (sets of changes that must be made together)
+ * and what became of every old-API site.
+ */
+#ifndef TIMERCONV_CONV_H
+#define TIMERCONV_CONV_H
+
+#include <glib.h>
+#include <json-glib/json-glib.h>
+#include <stdbool.h>
+
+#include "facts.h"
+#include "lexer.h"
+#include "scan.h"
+#include "structs.h"
+#include "target.h"
+#include "tree.h"
+
+struct cb_ref {
+	char *name;
+	unsigned int line;
+	unsigned int col;
+	bool in_define;
+};
+
+struct cfile {
+	char *path;			/* root-relative */
+	char *text;			/* as read */
+	size_t len;
+	struct scan_result *scan;
+	struct token *tokens;		/* lexed on demand */
+	size_t ntok;
+	bool in_scope;			/* under the PATHs asked for */
+	bool candidate;			/* has old-API sites to convert */
+	struct file_facts *facts;	/* facts pass */
+	char *spatch_error;		/* the facts pass failed */
+	bool timed_out;
+	GPtrArray *refs;		/* struct cb_ref * */
+	/* rewrite */
+	char *new_text;
+	size_t new_len;
+	struct file_facts *done;	/* patch pass output */
+	char *rewrite_error;
+};
+
+struct unit;
+
+/* One change the plan asks spatch for. */
+struct plan_item {
+	struct cfile *file;
+	const char *section;		/* setups, inits, callbacks, ... */
+	struct fpos at;
+	JsonObject *entry;
+	char *what;			/* for messages: "setup_timer()" */
+	const char *name;		/* callback name, for protos */
+};
+
+enum outcome {
+	OUT_CONVERTED,
+	OUT_REFUSED,
+};
+
+struct csite {
+	struct cfile *file;
+	const struct site *site;
+	struct unit *unit;
+	enum outcome outcome;
+	char *reason;
+	char *callback;
+};
+
+struct unit {
+	guint id;
+	GPtrArray *callbacks;		/* struct callback * (plan.c's) */
+	GPtrArray *cb_names;		/* their names */
+	GPtrArray *items;		/* struct plan_item * */
+	GPtrArray *sites;		/* struct csite * */
+	GHashTable *files;		/* struct cfile * set */
+	char *reason;			/* NULL: converted */
+	char *where;			/* "file:line" of the cause */
+};
+
+struct conversion {
+	const struct tree *tree;
+	const struct target *target;
+	GPtrArray *files;		/* struct cfile * */
+	GHashTable *by_path;
+	struct struct_index *structs;
+	GPtrArray *all_files;		/* the whole tree, for the index */
+	int jobs;
+	GPtrArray *sites;		/* struct csite * */
+	GPtrArray *units;		/* struct unit * */
+	GPtrArray *callbacks;		/* struct callback * */
+};
+
+/* cfile.c */
+struct cfile *cfile_new(const char *path, char *text, size_t len);
+void cfile_free(struct cfile *f);
+const struct token *cfile_tokens(struct cfile *f, size_t *n);
+struct cfile *conv_file(struct conversion *cv, const char *path);
+struct struct_index *conv_structs(struct conversion *cv);
+
+/* refs.c: references to callback names, by the lexer */
+void refs_find(struct cfile *f, GHashTable *names);
+GPtrArray *refs_files(const struct tree *tree, GPtrArray *files,
+		      GHashTable *names, int jobs);
+
+/* plan.c */
+void plan_build(struct conversion *cv);
+void plan_settle(struct conversion *cv);
+void unit_refuse(struct unit *u, const char *where, const char *fmt, ...)
+	G_GNUC_PRINTF(3, 4);
+JsonObject *plan_for_file(struct conversion *cv, struct cfile *f);
+
+/* rewrite.c */
+struct spatch_env;
+bool rewrite_run(struct conversion *cv, struct spatch_env *env,
+		 GError **error);
+
+#endif

@@ -1,0 +1,326 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Parse the facts pass's output: lines "TIMERCONV {json}" on spatch's
+ * stdout (anything else there is ignored).
+ */
+#include <json-glib/json-glib.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "facts.h"
+
+#define MARK "TIMERCONV "
+
+static char *str(JsonObject *o, const char *key)
+{
+	JsonNode *n = json_object_get_member(o, key);
+
+	if (!n || JSON_NODE_HOLDS_NULL(n) ||
+	    json_node_get_value_type(n) != G_TYPE_STRING)
+		return NULL;
+	return g_strdup(json_node_get_string(n));
+}
+
+static unsigned int num(JsonObject *o, const char *key)
+{
+	JsonNode *n = json_object_get_member(o, key);
+
+	if (!n || !JSON_NODE_HOLDS_VALUE(n))
+		return 0;
+	if (json_node_get_value_type(n) == G_TYPE_STRING)
+		return (unsigned int)strtoul(json_node_get_string(n), NULL, 10);
+	return (unsigned int)json_node_get_int(n);
+}
+
+static struct fpos pos(JsonObject *o)
+{
+	struct fpos p = { num(o, "line"), num(o, "col") };
+
+	return p;
+}
+
+/* "line:col" */
+static struct fpos key_pos(JsonObject *o, const char *key)
+{
+	char *s = str(o, key);
+	struct fpos p = { 0, 0 };
+	char *colon;
+
+	if (!s)
+		return p;
+	colon = strchr(s, ':');
+	p.line = (unsigned int)strtoul(s, NULL, 10);
+	if (colon)
+		p.col = (unsigned int)strtoul(colon + 1, NULL, 10);
+	g_free(s);
+	return p;
+}
+
+static void free_setup(gpointer p)
+{
+	struct f_setup *s = p;
+
+	g_free(s->api);
+	g_free(s->func);
+	g_free(s->timer);
+	g_free(s->fn);
+	g_free(s->data);
+	g_free(s->flags);
+	g_free(s->name);
+	g_free(s->expires);
+	g_free(s);
+}
+
+static void free_assign(gpointer p)
+{
+	struct f_assign *a = p;
+
+	g_free(a->field);
+	g_free(a->object);
+	g_free(a->value);
+	g_free(a->func);
+	g_free(a);
+}
+
+static void free_callback(gpointer p)
+{
+	struct f_callback *c = p;
+
+	g_free(c->name);
+	g_free(c->param);
+	g_free(c);
+}
+
+static void free_cast(gpointer p)
+{
+	struct f_cast *c = p;
+
+	g_free(c->callback);
+	g_free(c->local);
+	g_free(c->type);
+	g_free(c);
+}
+
+static void free_named(gpointer p)
+{
+	struct f_named *n = p;
+
+	g_free(n->name);
+	g_free(n->arg);
+	g_free(n->func);
+	g_free(n);
+}
+
+struct f_setup *facts_setup_at(const struct file_facts *ff, struct fpos at)
+{
+	for (guint i = 0; i < ff->setups->len; i++) {
+		struct f_setup *s = ff->setups->pdata[i];
+
+		if (fpos_eq(s->at, at))
+			return s;
+	}
+	return NULL;
+}
+
+static void add_setup(struct file_facts *ff, JsonObject *o,
+		      enum fsetup_kind kind)
+{
+	struct f_setup *s = g_new0(struct f_setup, 1);
+
+	s->kind = kind;
+	s->api = str(o, "api");
+	s->at = pos(o);
+	s->func = str(o, "func");
+	s->timer = str(o, "timer");
+	s->fn = str(o, "fn");
+	s->fn_at.line = num(o, "fn_line");
+	s->fn_at.col = num(o, "fn_col");
+	s->data = str(o, "data");
+	s->flags = str(o, "flags");
+	s->name = str(o, "name");
+	s->expires = str(o, "expires");
+	g_ptr_array_add(ff->setups, s);
+}
+
+/* Pair an init_timer() with its .function (and .data) assignments. */
+static void add_init_pair(struct file_facts *ff, JsonObject *o)
+{
+	struct f_setup *s = facts_setup_at(ff, pos(o));
+	bool has_data = json_object_has_member(o, "data") &&
+			!json_node_is_null(json_object_get_member(o, "data"));
+
+	if (!s || s->kind != FS_INIT)
+		return;
+	/* The pairing with .data wins over the one without. */
+	if (s->paired && (s->has_data || !has_data))
+		return;
+	s->paired = true;
+	s->has_data = has_data;
+	g_free(s->fn);
+	s->fn = str(o, "fn");
+	s->fn_at = key_pos(o, "fn_at");
+	g_free(s->data);
+	s->data = has_data ? str(o, "data") : NULL;
+	s->data_at = has_data ? key_pos(o, "data_at") : (struct fpos){ 0, 0 };
+}
+
+static void add_record(struct file_facts *ff, JsonObject *o,
+		       GPtrArray *pairs)
+{
+	const char *kind = json_object_get_string_member_with_default(o,
+							"kind", "");
+
+	ff->records++;
+	if (!strcmp(kind, "setup")) {
+		add_setup(ff, o, FS_SETUP);
+	} else if (!strcmp(kind, "init")) {
+		add_setup(ff, o, FS_INIT);
+	} else if (!strcmp(kind, "define")) {
+		add_setup(ff, o, FS_DEFINE);
+	} else if (!strcmp(kind, "init_pair")) {
+		/* After every init record: the order of output is spatch's. */
+		g_ptr_array_add(pairs, json_object_ref(o));
+	} else if (!strcmp(kind, "assign")) {
+		struct f_assign *a = g_new0(struct f_assign, 1);
+
+		a->field = str(o, "field");
+		a->object = str(o, "object");
+		a->value = str(o, "value");
+		a->at = pos(o);
+		a->value_at = key_pos(o, "value_at");
+		a->func = str(o, "func");
+		g_ptr_array_add(ff->assigns, a);
+	} else if (!strcmp(kind, "callback")) {
+		struct f_callback *c = g_new0(struct f_callback, 1);
+		JsonObject *ext = json_object_get_object_member(o, "extent");
+
+		c->name = str(o, "name");
+		c->param = str(o, "param");
+		c->at = pos(o);
+		if (ext) {
+			c->first = num(ext, "first");
+			c->last = num(ext, "last");
+		}
+		g_ptr_array_add(ff->callbacks, c);
+	} else if (!strcmp(kind, "cast")) {
+		struct f_cast *c = g_new0(struct f_cast, 1);
+		char *form = str(o, "form");
+
+		c->callback = str(o, "callback");
+		c->local = str(o, "local");
+		c->type = str(o, "type");
+		c->assign = form && !strcmp(form, "assign");
+		c->local_at = key_pos(o, "local_at");
+		c->data_at = key_pos(o, "data_at");
+		g_free(form);
+		g_ptr_array_add(ff->casts, c);
+	} else if (!strcmp(kind, "proto") || !strcmp(kind, "call") ||
+		   !strcmp(kind, "ref")) {
+		struct f_named *n = g_new0(struct f_named, 1);
+
+		n->name = str(o, "name");
+		n->arg = str(o, "arg");
+		n->func = str(o, "func");
+		n->at = pos(o);
+		g_ptr_array_add(kind[0] == 'p' ? ff->protos :
+				kind[0] == 'c' ? ff->calls : ff->refs, n);
+	} else if (!strcmp(kind, "type")) {
+		char *func = str(o, "func");
+		char *name = str(o, "name");
+		char *type = str(o, "type");
+
+		if (name && type)
+			g_hash_table_insert(ff->types,
+				g_strdup_printf("%s\n%s", func ? func : "",
+						name), type);
+		else
+			g_free(type);
+		g_free(func);
+		g_free(name);
+	} else if (!strcmp(kind, "done")) {
+		char *section = str(o, "section");
+		char *at = str(o, "at");
+
+		g_hash_table_add(ff->done, g_strdup_printf("%s\n%s", section,
+							   at));
+		g_free(section);
+		g_free(at);
+	}
+}
+
+struct file_facts *facts_parse(const char *text)
+{
+	struct file_facts *ff = g_new0(struct file_facts, 1);
+	GPtrArray *pairs = g_ptr_array_new_with_free_func(
+		(GDestroyNotify)json_object_unref);
+	JsonParser *parser = json_parser_new();
+	const char *line = text;
+
+	ff->setups = g_ptr_array_new_with_free_func(free_setup);
+	ff->assigns = g_ptr_array_new_with_free_func(free_assign);
+	ff->callbacks = g_ptr_array_new_with_free_func(free_callback);
+	ff->casts = g_ptr_array_new_with_free_func(free_cast);
+	ff->protos = g_ptr_array_new_with_free_func(free_named);
+	ff->calls = g_ptr_array_new_with_free_func(free_named);
+	ff->refs = g_ptr_array_new_with_free_func(free_named);
+	ff->types = g_hash_table_new_full(g_str_hash, g_str_equal, g_free,
+					  g_free);
+	ff->done = g_hash_table_new_full(g_str_hash, g_str_equal, g_free,
+					 NULL);
+	while (line && *line) {
+		const char *end = strchr(line, '\n');
+		size_t len = end ? (size_t)(end - line) : strlen(line);
+
+		if (len > strlen(MARK) && !strncmp(line, MARK, strlen(MARK)) &&
+		    json_parser_load_from_data(parser, line + strlen(MARK),
+					       len - strlen(MARK), NULL)) {
+			JsonNode *root = json_parser_get_root(parser);
+
+			if (root && JSON_NODE_HOLDS_OBJECT(root))
+				add_record(ff, json_node_get_object(root),
+					   pairs);
+		}
+		line = end ? end + 1 : NULL;
+	}
+	for (guint i = 0; i < pairs->len; i++)
+		add_init_pair(ff, pairs->pdata[i]);
+	g_ptr_array_free(pairs, TRUE);
+	g_object_unref(parser);
+	return ff;
+}
+
+void facts_free(struct file_facts *ff)
+{
+	if (!ff)
+		return;
+	g_ptr_array_free(ff->setups, TRUE);
+	g_ptr_array_free(ff->assigns, TRUE);
+	g_ptr_array_free(ff->callbacks, TRUE);
+	g_ptr_array_free(ff->casts, TRUE);
+	g_ptr_array_free(ff->protos, TRUE);
+	g_ptr_array_free(ff->calls, TRUE);
+	g_ptr_array_free(ff->refs, TRUE);
+	g_hash_table_destroy(ff->types);
+	g_hash_table_destroy(ff->done);
+	g_free(ff);
+}
+
+const char *facts_type(const struct file_facts *ff, const char *func,
+		       const char *name)
+{
+	char *key = g_strdup_printf("%s\n%s", func ? func : "", name);
+	const char *t = g_hash_table_lookup(ff->types, key);
+
+	g_free(key);
+	return t;
+}
+
+bool facts_done(const struct file_facts *ff, const char *section,
+		struct fpos at)
+{
+	char *key = g_strdup_printf("%s\n%u:%u", section, at.line, at.col);
+	bool done = g_hash_table_contains(ff->done, key);
+
+	g_free(key);
+	return done;
+}

@@ -1,0 +1,313 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ *   scan (C lexer, every file)  ->  facts (spatch, candidate files and
+ *   the files that define, declare or call their callbacks)  ->  plan
+ *   (units, decided across files)  ->  rewrite (spatch, the files of
+ *   converted units, verified)  ->  wrap (kernel style)
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "pipeline.h"
+#include "treescan.h"
+#include "util.h"
+#include "wrap.h"
+
+#define DEFAULT_TIMEOUT 120
+
+bool csite_counted(const struct csite *s)
+{
+	return s->file->in_scope || s->unit;
+}
+
+static struct cfile *add_file(struct run *r, const char *path,
+			      struct scan_result *scan, bool in_scope,
+			      GError **error)
+{
+	struct conversion *cv = &r->cv;
+	struct cfile *f = conv_file(cv, path);
+	size_t len;
+	char *text;
+
+	if (f) {
+		if (scan)
+			scan_result_free(scan);
+		return f;
+	}
+	text = tree_read(&r->tree, path, &len, error);
+	if (!text) {
+		scan_result_free(scan);
+		return NULL;
+	}
+	f = cfile_new(path, text, len);
+	if (!scan) {
+		scan = scan_file(text, len, &(struct scan_opts){
+					 r->target.renames });
+		scan_resolve(scan, NULL);
+	}
+	f->scan = scan;
+	f->in_scope = in_scope;
+	g_ptr_array_add(cv->files, f);
+	g_hash_table_insert(cv->by_path, f->path, f);
+	return f;
+}
+
+/* Callback names the candidates hand to timers, and which of them are
+ * static in the file that uses them (so only that file can use them). */
+static void callback_names(struct run *r, GHashTable *all, GHashTable *global)
+{
+	for (guint i = 0; i < r->cv.files->len; i++) {
+		struct cfile *f = r->cv.files->pdata[i];
+		GHashTable *statics = g_hash_table_new(g_str_hash,
+						       g_str_equal);
+
+		for (guint k = 0; k < f->scan->ulong_funcs->len; k++) {
+			struct ulong_func *u = &g_array_index(
+				f->scan->ulong_funcs, struct ulong_func, k);
+
+			if (u->is_static)
+				g_hash_table_add(statics, u->name);
+		}
+		for (guint k = 0; k < f->scan->cb_uses->len; k++) {
+			struct cb_use *u = &g_array_index(f->scan->cb_uses,
+							  struct cb_use, k);
+
+			if (!strcmp(u->name, "NULL"))
+				continue;
+			g_hash_table_add(all, g_strdup(u->name));
+			if (!g_hash_table_contains(statics, u->name))
+				g_hash_table_add(global, g_strdup(u->name));
+		}
+		g_hash_table_destroy(statics);
+	}
+}
+
+static bool has_work(const struct cfile *f)
+{
+	return (f->scan && f->scan->sites->len) || f->refs->len;
+}
+
+static bool run_facts(struct run *r, GHashTable *names, GError **error)
+{
+	GPtrArray *jobs = g_ptr_array_new_with_free_func(
+		(GDestroyNotify)spatch_job_free);
+	GPtrArray *files = g_ptr_array_new();
+	char *cbfile = g_build_filename(r->env.workdir, "callbacks.txt", NULL);
+	GString *list = g_string_new(NULL);
+	GHashTableIter it;
+	gpointer key;
+
+	g_hash_table_iter_init(&it, names);
+	while (g_hash_table_iter_next(&it, &key, NULL))
+		g_string_append_printf(list, "%s\n", (char *)key);
+	if (!g_file_set_contents(cbfile, list->str, list->len, error)) {
+		g_string_free(list, TRUE);
+		g_free(cbfile);
+		return false;
+	}
+	g_string_free(list, TRUE);
+	for (guint i = 0; i < r->cv.files->len; i++) {
+		struct cfile *f = r->cv.files->pdata[i];
+		struct spatch_job *job;
+
+		if (!has_work(f))
+			continue;
+		job = g_new0(struct spatch_job, 1);
+		job->input = tree_abspath(&r->tree, f->path);
+		job->mode = "facts";
+		job->callbacks = g_strdup(cbfile);
+		g_ptr_array_add(jobs, job);
+		g_ptr_array_add(files, f);
+	}
+	spatch_run_all(&r->env, jobs);
+	for (guint i = 0; i < jobs->len; i++) {
+		struct spatch_job *job = jobs->pdata[i];
+		struct cfile *f = files->pdata[i];
+
+		f->timed_out = job->timed_out;
+		if (job->failed || job->status != 0)
+			f->spatch_error = g_strdup(job->err_text &&
+						   *job->err_text ?
+						   g_strchomp(job->err_text) :
+						   "spatch failed");
+		f->facts = facts_parse(job->out_text ? job->out_text : "");
+	}
+	g_ptr_array_free(jobs, TRUE);
+	g_ptr_array_free(files, TRUE);
+	g_free(cbfile);
+	if (interrupted()) {
+		g_set_error(error, G_IO_ERROR, G_IO_ERROR_CANCELLED,
+			    "interrupted");
+		return false;
+	}
+	return true;
+}
+
+static bool gather(struct run *r, const struct pipeline_opts *o,
+		   GError **error)
+{
+	struct scan_opts sopts = { r->target.renames };
+	struct treescan *ts;
+	GHashTable *names = g_hash_table_new_full(g_str_hash, g_str_equal,
+						  g_free, NULL);
+	GHashTable *global = g_hash_table_new_full(g_str_hash, g_str_equal,
+						   g_free, NULL);
+	GHashTable *in_scope = g_hash_table_new(g_str_hash, g_str_equal);
+	bool ok = false;
+
+	ts = treescan_run(&r->tree, r->scope, &sopts, r->cv.jobs);
+	r->nfiles_scanned = r->scope->len;
+	for (guint i = 0; i < r->scope->len; i++) {
+		g_hash_table_add(in_scope, r->scope->pdata[i]);
+		if (ts->errors[i]) {
+			g_set_error(error, G_FILE_ERROR, G_FILE_ERROR_FAILED,
+				    "%s", ts->errors[i]);
+			goto out;
+		}
+		if (!ts->results[i] || !ts->results[i]->sites->len)
+			continue;
+		if (!add_file(r, r->scope->pdata[i], ts->results[i], true,
+			      error)) {
+			ts->results[i] = NULL;
+			goto out;
+		}
+		ts->results[i] = NULL;	/* the cfile owns it now */
+	}
+	callback_names(r, names, global);
+	if (g_hash_table_size(global)) {
+		GPtrArray *hits;
+
+		if (o->paths && o->paths[0]) {
+			r->whole = tree_list(&r->tree, NULL, error);
+			if (!r->whole)
+				goto out;
+		}
+		hits = refs_files(&r->tree, r->whole ? r->whole : r->scope,
+				  global, r->cv.jobs);
+		for (guint i = 0; i < hits->len; i++) {
+			const char *p = hits->pdata[i];
+
+			if (!add_file(r, p, NULL,
+				      g_hash_table_contains(in_scope, p),
+				      error)) {
+				g_ptr_array_free(hits, TRUE);
+				goto out;
+			}
+		}
+		g_ptr_array_free(hits, TRUE);
+	}
+	r->cv.all_files = r->whole ? r->whole : r->scope;
+	for (guint i = 0; i < r->cv.files->len; i++)
+		refs_find(r->cv.files->pdata[i], names);
+	ok = run_facts(r, names, error);
+out:
+	treescan_free(ts);
+	g_hash_table_destroy(names);
+	g_hash_table_destroy(global);
+	g_hash_table_destroy(in_scope);
+	return ok;
+}
+
+static void wrap_all(struct run *r)
+{
+	for (guint i = 0; i < r->cv.files->len; i++) {
+		struct cfile *f = r->cv.files->pdata[i];
+		size_t len;
+		char *text;
+
+		if (!f->new_text)
+			continue;
+		text = wrap_changed(f->text, f->len, f->new_text, f->new_len,
+				    &len);
+		if (!text)
+			continue;
+		g_free(f->new_text);
+		f->new_text = text;
+		f->new_len = len;
+	}
+}
+
+static bool any_work(struct run *r)
+{
+	for (guint i = 0; i < r->cv.files->len; i++)
+		if (has_work(r->cv.files->pdata[i]))
+			return true;
+	return false;
+}
+
+bool pipeline_run(struct run *r, const struct pipeline_opts *o,
+		  GError **error)
+{
+	memset(r, 0, sizeof(*r));
+	if (!tree_open(&r->tree, o->tree ? o->tree : ".", error))
+		return false;
+	if (!target_resolve(&r->target, o->target, r->tree.root,
+			    o->kernel_headers, o->api_header, error))
+		return false;
+	r->cv.tree = &r->tree;
+	r->cv.target = &r->target;
+	r->cv.files = g_ptr_array_new_with_free_func(
+		(GDestroyNotify)cfile_free);
+	r->cv.by_path = g_hash_table_new(g_str_hash, g_str_equal);
+	r->cv.sites = g_ptr_array_new();
+	r->cv.units = g_ptr_array_new();
+	r->cv.callbacks = g_ptr_array_new();
+	r->cv.jobs = o->jobs > 0 ? o->jobs : cpu_count();
+	r->env.jobs = r->cv.jobs;
+	r->env.timeout = o->timeout > 0 ? o->timeout : DEFAULT_TIMEOUT;
+	r->env.macro_file = g_strdup(o->macro_file);
+	/* spatch is needed even when there is nothing to do: say so early */
+	if (!spatch_env_init(&r->env, error))
+		return false;
+	r->scope = tree_list(&r->tree, (const char *const *)o->paths, error);
+	if (!r->scope)
+		return false;
+	if (!gather(r, o, error))
+		return false;
+	if (!any_work(r))
+		return true;
+	plan_build(&r->cv);
+	if (!rewrite_run(&r->cv, &r->env, error))
+		return false;
+	plan_settle(&r->cv);
+	wrap_all(r);
+	return true;
+}
+
+static int cmp_path(gconstpointer a, gconstpointer b)
+{
+	const struct cfile *x = *(struct cfile *const *)a;
+	const struct cfile *y = *(struct cfile *const *)b;
+
+	return strcmp(x->path, y->path);
+}
+
+GPtrArray *pipeline_changed(struct run *r)
+{
+	GPtrArray *out = g_ptr_array_new();
+
+	for (guint i = 0; r->cv.files && i < r->cv.files->len; i++) {
+		struct cfile *f = r->cv.files->pdata[i];
+
+		if (f->new_text)
+			g_ptr_array_add(out, f);
+	}
+	g_ptr_array_sort(out, cmp_path);
+	return out;
+}
+
+void pipeline_free(struct run *r)
+{
+	if (r->cv.files)
+		g_ptr_array_free(r->cv.files, TRUE);
+	if (r->cv.by_path)
+		g_hash_table_destroy(r->cv.by_path);
+	structs_free(r->cv.structs);
+	if (r->scope)
+		g_ptr_array_free(r->scope, TRUE);
+	if (r->whole)
+		g_ptr_array_free(r->whole, TRUE);
+	spatch_env_clear(&r->env);
+	target_free(&r->target);
+	tree_close(&r->tree);
+}

@@ -1,0 +1,47 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The conversion pipeline shared by `convert` and `series`: scan, facts,
+ * plan, rewrite, wrap.  Nothing is written to the tree here.
+ */
+#ifndef TIMERCONV_PIPELINE_H
+#define TIMERCONV_PIPELINE_H
+
+#include <glib.h>
+
+#include "conv.h"
+#include "spatch.h"
+#include "target.h"
+#include "tree.h"
+
+struct pipeline_opts {
+	const char *tree;
+	char **paths;
+	int jobs;
+	int timeout;
+	const char *macro_file;
+	const char *target;
+	const char *kernel_headers;
+	const char *api_header;
+};
+
+struct run {
+	struct tree tree;
+	struct target target;
+	struct conversion cv;
+	struct spatch_env env;
+	GPtrArray *scope;		/* in-scope files */
+	GPtrArray *whole;		/* the whole tree, when PATHs narrow */
+	guint nfiles_scanned;
+};
+
+bool pipeline_run(struct run *r, const struct pipeline_opts *o,
+		  GError **error);
+void pipeline_free(struct run *r);
+
+/* The sites the summary and the report account for. */
+bool csite_counted(const struct csite *s);
+
+/* Files the conversion changes, sorted by path. */
+GPtrArray *pipeline_changed(struct run *r);
+
+#endif

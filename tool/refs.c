@@ -1,0 +1,119 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Where callback names are used, as the lexer sees it: every identifier
+ * token of that name that is not a member (after . or ->).  This is the
+ * over-approximation that a conversion is checked against; spatch must
+ * account for each of these uses or the callback is refused.
+ */
+#include <string.h>
+
+#include "conv.h"
+#include "util.h"
+
+void refs_find(struct cfile *f, GHashTable *names)
+{
+	size_t n;
+	const struct token *t = cfile_tokens(f, &n);
+	char *buf = NULL;
+	size_t cap = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		struct cb_ref *r;
+
+		if (t[i].kind != TOK_IDENT)
+			continue;
+		if ((t[i].flags & TF_PP) && !(t[i].flags & TF_DEFINE_BODY))
+			continue;
+		if (i > 0 && (tok_punct(&t[i - 1], '.') ||
+			      TOK_IS(&t[i - 1], "->")))
+			continue;
+		if (t[i].len + 1 > cap) {
+			cap = t[i].len + 64;
+			buf = g_realloc(buf, cap);
+		}
+		memcpy(buf, t[i].p, t[i].len);
+		buf[t[i].len] = '\0';
+		if (!g_hash_table_contains(names, buf))
+			continue;
+		r = g_new0(struct cb_ref, 1);
+		r->name = g_strdup(buf);
+		r->line = t[i].line;
+		r->col = t[i].col;
+		r->in_define = (t[i].flags & TF_PP) != 0;
+		g_ptr_array_add(f->refs, r);
+	}
+	g_free(buf);
+}
+
+struct refs_job {
+	const struct tree *tree;
+	GPtrArray *files;
+	GHashTable *names;
+	gsize min_len, max_len;
+	gboolean *hit;
+};
+
+/* Does the text contain one of the names as a whole identifier? */
+static bool mentions(const struct refs_job *job, const char *text,
+		     size_t len)
+{
+	char buf[256];
+
+	for (size_t i = 0; i < len;) {
+		size_t start;
+
+		if (!(g_ascii_isalnum(text[i]) || text[i] == '_')) {
+			i++;
+			continue;
+		}
+		start = i;
+		while (i < len && (g_ascii_isalnum(text[i]) || text[i] == '_'))
+			i++;
+		if (i - start < job->min_len || i - start > job->max_len ||
+		    i - start >= sizeof(buf))
+			continue;
+		memcpy(buf, text + start, i - start);
+		buf[i - start] = '\0';
+		if (g_hash_table_contains(job->names, buf))
+			return true;
+	}
+	return false;
+}
+
+static void refs_one(size_t i, void *data)
+{
+	struct refs_job *job = data;
+	size_t len;
+	char *text = tree_read(job->tree, job->files->pdata[i], &len, NULL);
+
+	if (text && mentions(job, text, len))
+		job->hit[i] = TRUE;
+	g_free(text);
+}
+
+/* The files of `files` that mention any of the names. */
+GPtrArray *refs_files(const struct tree *tree, GPtrArray *files,
+		      GHashTable *names, int jobs)
+{
+	struct refs_job job = { tree, files, names, G_MAXSIZE, 0, NULL };
+	GPtrArray *out = g_ptr_array_new();
+	GHashTableIter it;
+	gpointer key;
+
+	if (!g_hash_table_size(names))
+		return out;
+	g_hash_table_iter_init(&it, names);
+	while (g_hash_table_iter_next(&it, &key, NULL)) {
+		gsize l = strlen(key);
+
+		job.min_len = MIN(job.min_len, l);
+		job.max_len = MAX(job.max_len, l);
+	}
+	job.hit = g_new0(gboolean, files->len);
+	parallel_for(files->len, jobs, refs_one, &job);
+	for (guint i = 0; i < files->len; i++)
+		if (job.hit[i])
+			g_ptr_array_add(out, files->pdata[i]);
+	g_free(job.hit);
+	return out;
+}

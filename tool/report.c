@@ -1,0 +1,275 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The summary (stderr) and the JSON report (--report FILE).  Every site
+ * the scan saw is there, converted or refused with its reason, and the
+ * counts add up to what the scan found.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "diff.h"
+#include "report.h"
+#include "util.h"
+#include "version.h"
+
+const char *csite_kind(const struct csite *s)
+{
+	return site_kind(s->site);
+}
+
+struct tally {
+	guint sites, converted, refused;
+	GHashTable *reasons;	/* reason -> count */
+	GPtrArray *order;	/* reasons, first seen first */
+};
+
+static void tally(struct run *r, struct tally *t)
+{
+	memset(t, 0, sizeof(*t));
+	t->reasons = g_hash_table_new(g_str_hash, g_str_equal);
+	t->order = g_ptr_array_new();
+	for (guint i = 0; r->cv.sites && i < r->cv.sites->len; i++) {
+		struct csite *s = r->cv.sites->pdata[i];
+		guint n;
+
+		if (!csite_counted(s))
+			continue;
+		t->sites++;
+		if (s->outcome == OUT_CONVERTED) {
+			t->converted++;
+			continue;
+		}
+		t->refused++;
+		n = GPOINTER_TO_UINT(g_hash_table_lookup(t->reasons,
+							 s->reason));
+		if (!n)
+			g_ptr_array_add(t->order, s->reason);
+		g_hash_table_insert(t->reasons, s->reason,
+				    GUINT_TO_POINTER(n + 1));
+	}
+}
+
+static void tally_clear(struct tally *t)
+{
+	g_hash_table_destroy(t->reasons);
+	g_ptr_array_free(t->order, TRUE);
+}
+
+static guint units_converted(struct run *r)
+{
+	guint n = 0;
+
+	for (guint i = 0; r->cv.units && i < r->cv.units->len; i++)
+		if (!((struct unit *)r->cv.units->pdata[i])->reason)
+			n++;
+	return n;
+}
+
+void report_summary(struct run *r)
+{
+	GPtrArray *changed = pipeline_changed(r);
+	struct tally t;
+
+	tally(r, &t);
+	fprintf(stderr, "timerconv: %s\n", r->target.note);
+	fprintf(stderr,
+		"timerconv: %u old-API site%s found: %u converted, %u refused; %u file%s changed; %u of %u unit%s converted\n",
+		t.sites, t.sites == 1 ? "" : "s", t.converted, t.refused,
+		changed->len, changed->len == 1 ? "" : "s",
+		units_converted(r), r->cv.units ? r->cv.units->len : 0,
+		r->cv.units && r->cv.units->len == 1 ? "" : "s");
+	for (guint i = 0; i < t.order->len; i++) {
+		const char *reason = t.order->pdata[i];
+
+		fprintf(stderr, "timerconv:   %4u refused: %s\n",
+			GPOINTER_TO_UINT(g_hash_table_lookup(t.reasons, reason)),
+			reason);
+	}
+	for (guint i = 0; r->cv.files && i < r->cv.files->len; i++) {
+		struct cfile *f = r->cv.files->pdata[i];
+
+		if (f->timed_out)
+			fprintf(stderr, "timerconv: %s: spatch timed out; its sites are refused\n",
+				f->path);
+		else if (f->spatch_error)
+			fprintf(stderr, "timerconv: %s: spatch failed; its sites are refused\n",
+				f->path);
+	}
+	if (!r->target.has_timer_setup)
+		fprintf(stderr, "timerconv: warning: %s has no timer_setup(): converted code needs v4.14-rc3 or later (686fef928bba)\n",
+			r->target.header ? r->target.header : "the tree");
+	tally_clear(&t);
+	g_ptr_array_free(changed, TRUE);
+}
+
+static void add_str(JsonBuilder *b, const char *key, const char *val)
+{
+	json_builder_set_member_name(b, key);
+	if (val)
+		json_builder_add_string_value(b, val);
+	else
+		json_builder_add_null_value(b);
+}
+
+static void add_int(JsonBuilder *b, const char *key, gint64 val)
+{
+	json_builder_set_member_name(b, key);
+	json_builder_add_int_value(b, val);
+}
+
+static int cmp_str(gconstpointer a, gconstpointer b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+static void unit_files(JsonBuilder *b, struct unit *u)
+{
+	GPtrArray *paths = g_ptr_array_new();
+	GHashTableIter it;
+	gpointer f;
+
+	g_hash_table_iter_init(&it, u->files);
+	while (g_hash_table_iter_next(&it, &f, NULL))
+		g_ptr_array_add(paths, ((struct cfile *)f)->path);
+	g_ptr_array_sort(paths, cmp_str);
+	json_builder_begin_array(b);
+	for (guint i = 0; i < paths->len; i++)
+		json_builder_add_string_value(b, paths->pdata[i]);
+	json_builder_end_array(b);
+	g_ptr_array_free(paths, TRUE);
+}
+
+static void site_record(JsonBuilder *b, struct csite *s)
+{
+	json_builder_begin_object(b);
+	add_str(b, "file", s->file->path);
+	add_int(b, "line", s->site->line);
+	add_int(b, "column", s->site->col + 1);
+	add_str(b, "kind", csite_kind(s));
+	add_str(b, "outcome", s->outcome == OUT_CONVERTED ? "converted" :
+							    "refused");
+	add_str(b, "reason", s->outcome == OUT_CONVERTED ? NULL : s->reason);
+	add_str(b, "callback", s->callback);
+	json_builder_set_member_name(b, "unit");
+	if (s->unit)
+		json_builder_add_int_value(b, s->unit->id);
+	else
+		json_builder_add_null_value(b);
+	json_builder_set_member_name(b, "unit_files");
+	if (s->unit) {
+		unit_files(b, s->unit);
+	} else {
+		json_builder_begin_array(b);
+		json_builder_add_string_value(b, s->file->path);
+		json_builder_end_array(b);
+	}
+	json_builder_end_object(b);
+}
+
+static void unit_record(JsonBuilder *b, struct unit *u)
+{
+	json_builder_begin_object(b);
+	add_int(b, "id", u->id);
+	add_str(b, "outcome", u->reason ? "refused" : "converted");
+	add_str(b, "reason", u->reason);
+	add_str(b, "where", u->where);
+	json_builder_set_member_name(b, "callbacks");
+	json_builder_begin_array(b);
+	for (guint i = 0; i < u->cb_names->len; i++)
+		json_builder_add_string_value(b, u->cb_names->pdata[i]);
+	json_builder_end_array(b);
+	json_builder_set_member_name(b, "files");
+	unit_files(b, u);
+	json_builder_set_member_name(b, "changes");
+	json_builder_begin_array(b);
+	for (guint i = 0; !u->reason && i < u->items->len; i++) {
+		struct plan_item *it = u->items->pdata[i];
+
+		json_builder_begin_object(b);
+		add_str(b, "file", it->file->path);
+		add_int(b, "line", it->at.line);
+		add_int(b, "column", it->at.col + 1);
+		add_str(b, "kind", it->what);
+		json_builder_end_object(b);
+	}
+	json_builder_end_array(b);
+	json_builder_end_object(b);
+}
+
+bool report_write(struct run *r, const char *path, GError **error)
+{
+	JsonBuilder *b = json_builder_new();
+	JsonGenerator *gen = json_generator_new();
+	GPtrArray *changed = pipeline_changed(r);
+	struct tally t;
+	JsonNode *root;
+	char *text;
+	gsize len;
+	bool ok;
+
+	tally(r, &t);
+	json_builder_begin_object(b);
+	add_str(b, "tool", "timerconv");
+	add_str(b, "version", TIMERCONV_VERSION);
+	add_str(b, "tree", r->tree.root);
+	json_builder_set_member_name(b, "target");
+	json_builder_begin_object(b);
+	add_str(b, "level", api_level_name(r->target.level));
+	add_str(b, "header", r->target.header);
+	json_builder_set_member_name(b, "auto");
+	json_builder_add_boolean_value(b, r->target.is_auto);
+	add_str(b, "container_of", r->target.container_of);
+	add_str(b, "note", r->target.note);
+	json_builder_end_object(b);
+
+	json_builder_set_member_name(b, "summary");
+	json_builder_begin_object(b);
+	add_int(b, "sites", t.sites);
+	add_int(b, "converted", t.converted);
+	add_int(b, "refused", t.refused);
+	add_int(b, "files_scanned", r->nfiles_scanned);
+	add_int(b, "files_changed", changed->len);
+	add_int(b, "units", r->cv.units ? r->cv.units->len : 0);
+	add_int(b, "units_converted", units_converted(r));
+	json_builder_set_member_name(b, "refused_by_reason");
+	json_builder_begin_object(b);
+	for (guint i = 0; i < t.order->len; i++)
+		add_int(b, t.order->pdata[i], GPOINTER_TO_UINT(
+			g_hash_table_lookup(t.reasons, t.order->pdata[i])));
+	json_builder_end_object(b);
+	json_builder_end_object(b);
+
+	json_builder_set_member_name(b, "sites");
+	json_builder_begin_array(b);
+	for (guint i = 0; r->cv.sites && i < r->cv.sites->len; i++)
+		if (csite_counted(r->cv.sites->pdata[i]))
+			site_record(b, r->cv.sites->pdata[i]);
+	json_builder_end_array(b);
+
+	json_builder_set_member_name(b, "units");
+	json_builder_begin_array(b);
+	for (guint i = 0; r->cv.units && i < r->cv.units->len; i++)
+		unit_record(b, r->cv.units->pdata[i]);
+	json_builder_end_array(b);
+
+	json_builder_set_member_name(b, "files_changed");
+	json_builder_begin_array(b);
+	for (guint i = 0; i < changed->len; i++)
+		json_builder_add_string_value(b,
+			((struct cfile *)changed->pdata[i])->path);
+	json_builder_end_array(b);
+	json_builder_end_object(b);
+
+	root = json_builder_get_root(b);
+	json_generator_set_root(gen, root);
+	json_generator_set_pretty(gen, TRUE);
+	text = json_generator_to_data(gen, &len);
+	ok = write_file_atomic(path, text, len, 0644, error);
+	g_free(text);
+	json_node_unref(root);
+	g_object_unref(gen);
+	g_object_unref(b);
+	tally_clear(&t);
+	g_ptr_array_free(changed, TRUE);
+	return ok;
+}

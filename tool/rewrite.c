@@ -1,0 +1,263 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The rewrite pass: spatch in patch mode on every file of a converted
+ * unit, each with the plan of the units touching it.  Nothing is taken on
+ * trust: every planned change must be reported done by its rule, no
+ * planned callback may still take unsigned long, and the scan of the
+ * result must show exactly the planned old-API sites gone.  A unit that
+ * fails is refused, and the files it touched are rewritten again without
+ * it, until the plan is stable.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "conv.h"
+#include "spatch.h"
+#include "util.h"
+
+static GPtrArray *planned_files(struct conversion *cv, GHashTable *dirty)
+{
+	GPtrArray *out = g_ptr_array_new();
+
+	for (guint i = 0; i < cv->files->len; i++) {
+		struct cfile *f = cv->files->pdata[i];
+
+		if (dirty && !g_hash_table_contains(dirty, f))
+			continue;
+		g_free(f->new_text);
+		f->new_text = NULL;
+		facts_free(f->done);
+		f->done = NULL;
+		g_ptr_array_add(out, f);
+	}
+	return out;
+}
+
+static char *write_plan(struct spatch_env *env, JsonObject *plan, guint n,
+			GError **error)
+{
+	JsonNode *root = json_node_new(JSON_NODE_OBJECT);
+	JsonGenerator *gen = json_generator_new();
+	char *path = g_strdup_printf("%s/plan-%u.json", env->workdir, n);
+	bool ok;
+
+	json_node_set_object(root, plan);
+	json_generator_set_root(gen, root);
+	ok = json_generator_to_file(gen, path, error);
+	json_node_unref(root);
+	g_object_unref(gen);
+	if (!ok) {
+		g_free(path);
+		return NULL;
+	}
+	return path;
+}
+
+static bool still_ulong(const struct scan_result *res, const char *name)
+{
+	for (guint i = 0; i < res->ulong_funcs->len; i++)
+		if (!strcmp(g_array_index(res->ulong_funcs, struct ulong_func,
+					  i).name, name))
+			return true;
+	return false;
+}
+
+static guint count_api_sites(const struct scan_result *res)
+{
+	guint n = 0;
+
+	for (guint i = 0; i < res->sites->len; i++) {
+		const struct site *s = &g_array_index(res->sites, struct site,
+						      i);
+
+		if (s->type == SITE_API && s->api->kind != API_RENAME)
+			n++;
+	}
+	return n;
+}
+
+static bool is_site_item(const struct plan_item *it)
+{
+	return !strcmp(it->section, "setups") ||
+	       !strcmp(it->section, "inits") ||
+	       !strcmp(it->section, "defines");
+}
+
+/* Check one file's result against its plan; refuse what did not happen. */
+static void verify(struct conversion *cv, struct cfile *f,
+		   GHashTable *failed)
+{
+	struct scan_result *after = NULL;
+	guint planned_sites = 0;
+	guint failed_before = g_hash_table_size(failed);
+
+	if (f->new_text)
+		after = scan_file(f->new_text, f->new_len, NULL);
+	for (guint i = 0; i < cv->units->len; i++) {
+		struct unit *u = cv->units->pdata[i];
+
+		if (u->reason || !g_hash_table_contains(u->files, f))
+			continue;
+		for (guint k = 0; k < u->items->len; k++) {
+			struct plan_item *it = u->items->pdata[k];
+			bool ok;
+			char *w;
+
+			if (it->file != f)
+				continue;
+			ok = f->done && facts_done(f->done, it->section, it->at);
+			/* spatch updates a prototype in the definition's file
+			 * along with the definition */
+			if (!ok && !strcmp(it->section, "protos") && after)
+				ok = !still_ulong(after, it->name);
+			if (is_site_item(it))
+				planned_sites++;
+			if (ok)
+				continue;
+			w = g_strdup_printf("%s:%u", f->path, it->at.line);
+			unit_refuse(u, w, "rewrite incomplete: spatch did not rewrite the %s here%s%s",
+				    it->what, f->rewrite_error ? ": " : "",
+				    f->rewrite_error ? f->rewrite_error : "");
+			g_free(w);
+			g_hash_table_add(failed, u);
+			break;
+		}
+		for (guint k = 0; after && !u->reason &&
+				  k < u->cb_names->len; k++) {
+			const char *name = u->cb_names->pdata[k];
+
+			if (still_ulong(after, name)) {
+				char *w = g_strdup_printf("%s", f->path);
+
+				unit_refuse(u, w, "rewrite incomplete: %s() still takes unsigned long",
+					    name);
+				g_free(w);
+				g_hash_table_add(failed, u);
+			}
+		}
+	}
+	if (after && f->scan && g_hash_table_size(failed) == failed_before &&
+	    count_api_sites(f->scan) - count_api_sites(after) !=
+	    planned_sites) {
+		/* spatch changed more (or less) than it was asked to */
+		for (guint i = 0; i < cv->units->len; i++) {
+			struct unit *u = cv->units->pdata[i];
+
+			if (u->reason || !g_hash_table_contains(u->files, f))
+				continue;
+			unit_refuse(u, f->path,
+				    "rewrite check failed: the result of %s does not match the plan",
+				    f->path);
+			g_hash_table_add(failed, u);
+		}
+	}
+	scan_result_free(after);
+}
+
+static bool read_result(struct cfile *f, struct spatch_job *job)
+{
+	char *text;
+	gsize len;
+
+	f->done = facts_parse(job->out_text ? job->out_text : "");
+	if (job->failed || job->timed_out || job->status != 0) {
+		f->rewrite_error = g_strdup(job->timed_out ? "spatch timed out" :
+					    "spatch failed");
+		return false;
+	}
+	if (!g_file_get_contents(job->output, &text, &len, NULL))
+		return true;	/* no output file: nothing changed */
+	if (len == f->len && !memcmp(text, f->text, len)) {
+		g_free(text);
+		return true;
+	}
+	f->new_text = text;
+	f->new_len = len;
+	return true;
+}
+
+bool rewrite_run(struct conversion *cv, struct spatch_env *env,
+		 GError **error)
+{
+	GHashTable *dirty = NULL;
+	guint round = 0;
+
+	for (;;) {
+		GPtrArray *files = planned_files(cv, dirty);
+		GPtrArray *jobs = g_ptr_array_new_with_free_func(
+			(GDestroyNotify)spatch_job_free);
+		GPtrArray *jobfiles = g_ptr_array_new();
+		GHashTable *failed = g_hash_table_new(NULL, NULL);
+
+		for (guint i = 0; i < files->len; i++) {
+			struct cfile *f = files->pdata[i];
+			JsonObject *plan = plan_for_file(cv, f);
+			struct spatch_job *job;
+			char *path;
+
+			if (!plan)
+				continue;
+			path = write_plan(env, plan, round * 100000 + i, error);
+			json_object_unref(plan);
+			if (!path)
+				goto fail;
+			job = g_new0(struct spatch_job, 1);
+			job->input = tree_abspath(cv->tree, f->path);
+			job->mode = "patch";
+			job->plan = path;
+			job->output = g_strdup_printf("%s/out-%u-%u.c",
+						      env->workdir, round, i);
+			g_ptr_array_add(jobs, job);
+			g_ptr_array_add(jobfiles, f);
+		}
+		spatch_run_all(env, jobs);
+		if (interrupted()) {
+			g_set_error(error, G_IO_ERROR, G_IO_ERROR_CANCELLED,
+				    "interrupted");
+			goto fail;
+		}
+		for (guint i = 0; i < jobs->len; i++)
+			read_result(jobfiles->pdata[i], jobs->pdata[i]);
+		for (guint i = 0; i < jobfiles->len; i++)
+			verify(cv, jobfiles->pdata[i], failed);
+		g_ptr_array_free(jobs, TRUE);
+		g_ptr_array_free(jobfiles, TRUE);
+		g_ptr_array_free(files, TRUE);
+		if (dirty)
+			g_hash_table_destroy(dirty);
+		dirty = NULL;
+		if (!g_hash_table_size(failed)) {
+			g_hash_table_destroy(failed);
+			break;
+		}
+		/* Redo every file a failed unit touched, without it. */
+		dirty = g_hash_table_new(NULL, NULL);
+		{
+			GHashTableIter it;
+			gpointer u;
+
+			g_hash_table_iter_init(&it, failed);
+			while (g_hash_table_iter_next(&it, &u, NULL)) {
+				GHashTableIter fi;
+				gpointer f;
+
+				g_hash_table_iter_init(&fi,
+						       ((struct unit *)u)->files);
+				while (g_hash_table_iter_next(&fi, &f, NULL))
+					g_hash_table_add(dirty, f);
+			}
+		}
+		g_hash_table_destroy(failed);
+		round++;
+		continue;
+fail:
+		g_ptr_array_free(jobs, TRUE);
+		g_ptr_array_free(jobfiles, TRUE);
+		g_ptr_array_free(files, TRUE);
+		g_hash_table_destroy(failed);
+		if (dirty)
+			g_hash_table_destroy(dirty);
+		return false;
+	}
+	return true;
+}

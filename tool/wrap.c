@@ -1,0 +1,418 @@
+// SPDX-License-Identifier: GPL-2.0
+#include <string.h>
+
+#include "diff.h"
+#include "wrap.h"
+
+size_t line_width(const char *p, size_t len)
+{
+	size_t w = 0;
+
+	for (size_t i = 0; i < len; i++)
+		w = p[i] == '\t' ? (w + 8) & ~(size_t)7 : w + 1;
+	return w;
+}
+
+static size_t gs_width(const GString *s)
+{
+	const char *nl = strrchr(s->str, '\n');
+	const char *start = nl ? nl + 1 : s->str;
+
+	return line_width(start, strlen(start));
+}
+
+static char *make_indent(size_t col)
+{
+	GString *s = g_string_new(NULL);
+
+	for (size_t i = 0; i < col / 8; i++)
+		g_string_append_c(s, '\t');
+	for (size_t i = 0; i < col % 8; i++)
+		g_string_append_c(s, ' ');
+	return g_string_free(s, FALSE);
+}
+
+/* Net parenthesis depth of a line, ignoring strings and char literals. */
+static int paren_balance(const char *p, size_t len)
+{
+	int depth = 0;
+
+	for (size_t i = 0; i < len; i++) {
+		if (p[i] == '"' || p[i] == '\'') {
+			char q = p[i++];
+
+			while (i < len && p[i] != q)
+				i += p[i] == '\\' ? 2 : 1;
+		} else if (p[i] == '(') {
+			depth++;
+		} else if (p[i] == ')') {
+			depth--;
+		}
+	}
+	return depth;
+}
+
+/* Column just after the outermost '(' left open at the end of the line. */
+static long open_paren_col(const char *p, size_t len)
+{
+	GArray *stack = g_array_new(FALSE, FALSE, sizeof(size_t));
+	long col = -1;
+
+	for (size_t i = 0; i < len; i++) {
+		if (p[i] == '(') {
+			g_array_append_val(stack, i);
+		} else if (p[i] == ')' && stack->len) {
+			g_array_set_size(stack, stack->len - 1);
+		} else if (p[i] == '"' || p[i] == '\'') {
+			char q = p[i++];
+
+			while (i < len && p[i] != q)
+				i += p[i] == '\\' ? 2 : 1;
+		}
+	}
+	if (stack->len)
+		col = (long)line_width(p, g_array_index(stack, size_t, 0) + 1);
+	g_array_free(stack, TRUE);
+	return col;
+}
+
+static size_t indent_len(const char *p, size_t len)
+{
+	size_t i = 0;
+
+	while (i < len && (p[i] == ' ' || p[i] == '\t'))
+		i++;
+	return i;
+}
+
+/* Index of the first c at nesting depth 0 in s, or -1. */
+static long top_level(const char *s, char c, bool assign_only)
+{
+	int depth = 0;
+
+	for (long i = 0; s[i]; i++) {
+		char ch = s[i];
+
+		if (ch == '"' || ch == '\'') {
+			char q = s[i++];
+
+			while (s[i] && s[i] != q)
+				i += s[i] == '\\' ? 2 : 1;
+			if (!s[i])
+				return -1;
+			continue;
+		}
+		if (strchr("([{", ch))
+			depth++;
+		else if (strchr(")]}", ch))
+			depth--;
+		else if (ch == c && depth == 0) {
+			if (assign_only && (strchr("=!<>+-*/%&|^", s[i + 1]) ||
+					    (i > 0 && strchr("=!<>+-*/%&|^",
+							     s[i - 1]))))
+				continue;
+			return i;
+		}
+	}
+	return -1;
+}
+
+static void emit(GString *out, const char *indent, const char *text)
+{
+	g_string_append(out, indent);
+	g_string_append(out, text);
+	g_string_append_c(out, '\n');
+}
+
+/* Break a call at its top-level commas, aligned after its '('. */
+static void reflow_call(GString *out, const char *indent, const char *text)
+{
+	size_t iw = line_width(indent, strlen(indent));
+	long open = top_level(text, '(', false);
+	GPtrArray *args;
+	GString *line;
+	char *inner, *cont;
+	long close;
+	int depth = 0;
+
+	if (iw + line_width(text, strlen(text)) <= WRAP_COLUMNS || open < 0) {
+		emit(out, indent, text);
+		return;
+	}
+	for (close = open; text[close]; close++) {
+		if (text[close] == '(')
+			depth++;
+		else if (text[close] == ')' && --depth == 0)
+			break;
+	}
+	if (!text[close]) {
+		emit(out, indent, text);
+		return;
+	}
+	inner = g_strndup(text + open + 1, close - open - 1);
+	args = g_ptr_array_new_with_free_func(g_free);
+	for (char *p = inner;;) {
+		long comma = top_level(p, ',', false);
+		char *arg = comma < 0 ? g_strdup(p) : g_strndup(p, comma);
+
+		g_ptr_array_add(args, g_strstrip(arg));
+		if (comma < 0)
+			break;
+		p += comma + 1;
+	}
+	line = g_string_new(indent);
+	g_string_append_len(line, text, open + 1);
+	cont = make_indent(line_width(line->str, line->len));
+	g_string_append(line, args->pdata[0]);
+	for (guint i = 1; i < args->len; i++) {
+		const char *arg = args->pdata[i];
+		bool last = i + 1 == args->len;
+		size_t w = gs_width(line) + 2 + strlen(arg) +
+			   (last ? strlen(text + close) : 1);
+
+		if (w <= WRAP_COLUMNS) {
+			g_string_append_printf(line, ", %s", arg);
+		} else {
+			g_string_append(line, ",\n");
+			g_string_append(line, cont);
+			g_string_append(line, arg);
+		}
+	}
+	g_string_append(line, text + close);
+	g_string_append_c(line, '\n');
+	g_string_append(out, line->str);
+	g_string_free(line, TRUE);
+	g_ptr_array_free(args, TRUE);
+	g_free(inner);
+	g_free(cont);
+}
+
+/* One statement: after '=' first, then at the commas of the call. */
+static void reflow(GString *out, const char *indent, const char *text)
+{
+	size_t iw = line_width(indent, strlen(indent));
+	long eq;
+
+	if (iw + line_width(text, strlen(text)) <= WRAP_COLUMNS) {
+		emit(out, indent, text);
+		return;
+	}
+	eq = top_level(text, '=', true);
+	if (eq > 0) {
+		char *lhs = g_strndup(text, eq + 1);
+		char *rhs = g_strstrip(g_strdup(text + eq + 1));
+		char *deeper = g_strconcat(indent, "\t", NULL);
+
+		emit(out, indent, g_strchomp(lhs));
+		reflow_call(out, deeper, rhs);
+		g_free(lhs);
+		g_free(rhs);
+		g_free(deeper);
+		return;
+	}
+	reflow_call(out, indent, text);
+}
+
+struct wrapper {
+	struct lines a, b;
+	GArray *ops;
+	bool *added;		/* per new line */
+	long *old_of;		/* per new line: an old line it replaced */
+};
+
+static const struct line *L(const struct lines *l, size_t i)
+{
+	return &g_array_index(l->v, struct line, i);
+}
+
+static bool has_comment(const struct lines *l, size_t s, size_t e)
+{
+	for (size_t i = s; i <= e; i++) {
+		const struct line *ln = L(l, i);
+
+		if (g_strstr_len(ln->p, ln->len, "/*") ||
+		    g_strstr_len(ln->p, ln->len, "//"))
+			return true;
+	}
+	return false;
+}
+
+/* Were the continuation lines aligned under the old first line's '('? */
+static bool was_aligned(struct wrapper *w, size_t s, size_t e)
+{
+	const struct line *first;
+	long old = w->old_of[s];
+	long col;
+
+	if (old < 0)
+		return false;
+	first = L(&w->a, (size_t)old);
+	col = open_paren_col(first->p, first->len);
+	for (size_t i = s + 1; i <= e; i++) {
+		const struct line *ln = L(&w->b, i);
+
+		if ((long)line_width(ln->p, indent_len(ln->p, ln->len)) != col)
+			return false;
+	}
+	return col >= 0;
+}
+
+static bool needs_reflow(struct wrapper *w, size_t s, size_t e)
+{
+	const struct line *first = L(&w->b, s);
+	long col = open_paren_col(first->p, first->len);
+
+	for (size_t i = s; i <= e; i++)
+		if (line_width(L(&w->b, i)->p, L(&w->b, i)->len) >
+		    WRAP_COLUMNS)
+			return true;
+	if (e == s)
+		return false;
+	for (size_t i = s + 1; i <= e; i++) {
+		const struct line *ln = L(&w->b, i);
+
+		if ((long)line_width(ln->p, indent_len(ln->p, ln->len)) != col)
+			return was_aligned(w, s, e);
+	}
+	return false;
+}
+
+static char *joined(struct wrapper *w, size_t s, size_t e, char **indent)
+{
+	const struct line *first = L(&w->b, s);
+	size_t ind = indent_len(first->p, first->len);
+	GString *t = g_string_new(NULL);
+
+	*indent = g_strndup(first->p, ind);
+	g_string_append_len(t, first->p + ind, first->len - ind);
+	for (size_t i = s + 1; i <= e; i++) {
+		const struct line *ln = L(&w->b, i);
+		size_t k = indent_len(ln->p, ln->len);
+
+		if (t->len && t->str[t->len - 1] != '(' && ln->p[k] != ')')
+			g_string_append_c(t, ' ');
+		g_string_append_len(t, ln->p + k, ln->len - k);
+	}
+	while (t->len && (t->str[t->len - 1] == ' ' ||
+			  t->str[t->len - 1] == '\t'))
+		g_string_truncate(t, t->len - 1);
+	return g_string_free(t, FALSE);
+}
+
+static void mark_added(struct wrapper *w)
+{
+	long last_old = -1;
+
+	w->added = g_new0(bool, w->b.v->len + 1);
+	w->old_of = g_new(long, w->b.v->len + 1);
+	for (size_t i = 0; i <= w->b.v->len; i++)
+		w->old_of[i] = -1;
+	for (guint i = 0; i < w->ops->len; i++) {
+		const struct dop *o = &g_array_index(w->ops, struct dop, i);
+
+		if (o->kind == DOP_EQUAL) {
+			last_old = -1;
+		} else if (o->kind == DOP_DELETE) {
+			if (last_old < 0)
+				last_old = (long)o->a;
+		} else {
+			w->added[o->b] = true;
+			w->old_of[o->b] = last_old;
+			last_old = -1;
+		}
+	}
+}
+
+/* First line of the statement that line j belongs to. */
+static size_t statement_start(struct wrapper *w, size_t j)
+{
+	size_t start = j;
+	int bal = 0;
+
+	for (size_t k = j; k-- > 0 && j - k <= 10;) {
+		const struct line *ln = L(&w->b, k);
+
+		bal += paren_balance(ln->p, ln->len);
+		if (bal > 0)
+			start = k;
+	}
+	return start;
+}
+
+static size_t statement_end(struct wrapper *w, size_t s)
+{
+	int bal = 0;
+	size_t e;
+
+	for (e = s; e < w->b.v->len; e++) {
+		const struct line *ln = L(&w->b, e);
+
+		bal += paren_balance(ln->p, ln->len);
+		if (bal <= 0 || e - s > 20)
+			break;
+	}
+	return e < w->b.v->len ? e : w->b.v->len - 1;
+}
+
+char *wrap_changed(const char *old_text, size_t old_len,
+		   const char *new_text, size_t new_len, size_t *out_len)
+{
+	struct wrapper w = { 0 };
+	GString *out = g_string_new(NULL);
+	bool changed = false;
+	size_t j = 0;
+
+	lines_split(&w.a, old_text, old_len);
+	lines_split(&w.b, new_text, new_len);
+	w.ops = diff_lines(&w.a, &w.b);
+	mark_added(&w);
+	while (j < w.b.v->len) {
+		size_t s, e;
+
+		if (!w.added[j]) {
+			const struct line *ln = L(&w.b, j);
+
+			g_string_append_len(out, ln->p, ln->len);
+			g_string_append_c(out, '\n');
+			j++;
+			continue;
+		}
+		s = statement_start(&w, j);
+		if (s < j) {
+			/* Lines s..j-1 were already copied: take them back. */
+			for (size_t k = s; k < j; k++)
+				g_string_truncate(out, out->len -
+						  L(&w.b, k)->len - 1);
+		}
+		e = statement_end(&w, s);
+		if (needs_reflow(&w, s, e) && !has_comment(&w.b, s, e)) {
+			char *indent;
+			char *text = joined(&w, s, e, &indent);
+
+			reflow(out, indent, text);
+			changed = true;
+			g_free(text);
+			g_free(indent);
+		} else {
+			for (size_t k = s; k <= e; k++) {
+				g_string_append_len(out, L(&w.b, k)->p,
+						    L(&w.b, k)->len);
+				g_string_append_c(out, '\n');
+			}
+		}
+		j = e + 1;
+	}
+	if (w.b.no_newline && out->len)
+		g_string_truncate(out, out->len - 1);
+	g_array_free(w.ops, TRUE);
+	g_free(w.added);
+	g_free(w.old_of);
+	lines_clear(&w.a);
+	lines_clear(&w.b);
+	if (!changed) {
+		g_string_free(out, TRUE);
+		return NULL;
+	}
+	*out_len = out->len;
+	return g_string_free(out, FALSE);
+}
