@@ -64,7 +64,9 @@ demo: deps
 
 test: deps
 	$(MAKE) all
-	$(PYTHON) -m pytest -q tests
+	@$(PYTHON) -m pytest -q tests; rc=$$?; \
+	if [ $$rc -eq 5 ]; then echo "make test: no tests collected" >&2; fi; \
+	exit $$rc
 
 bench: deps
 	$(MAKE) all

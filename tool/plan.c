@@ -980,9 +980,11 @@ static bool check_bindings(struct callback *cb, struct unit *u)
 		const char *why = NULL;
 		char *w;
 
+		/* data handed in as an unsigned long: passed through as is */
 		if (g_hash_table_contains(params, cb->name) ||
 		    (bare && g_hash_table_contains(params, bare) &&
-		     b->rel.rel != REL_CONTAINER))
+		     b->rel.rel != REL_CONTAINER && data &&
+		     !strcmp(data, bare)))
 			why = "setup inside a helper that receives fn/data as parameters";
 		else if (b->kind == B_DEFINE && b->setup->expires &&
 			 !expr_is_integer(b->setup->expires))

@@ -257,6 +257,8 @@ static bool was_aligned(struct wrapper *w, size_t s, size_t e)
 	return col >= 0;
 }
 
+static char *joined(struct wrapper *w, size_t s, size_t e, char **indent);
+
 static bool needs_reflow(struct wrapper *w, size_t s, size_t e)
 {
 	const struct line *first = L(&w->b, s);
@@ -268,6 +270,18 @@ static bool needs_reflow(struct wrapper *w, size_t s, size_t e)
 			return true;
 	if (e == s)
 		return false;
+	/* A statement the change made short enough for one line. */
+	{
+		char *indent;
+		char *text = joined(w, s, e, &indent);
+		bool fits = line_width(indent, strlen(indent)) +
+			    line_width(text, strlen(text)) <= WRAP_COLUMNS;
+
+		g_free(text);
+		g_free(indent);
+		if (fits)
+			return true;
+	}
 	for (size_t i = s + 1; i <= e; i++) {
 		const struct line *ln = L(&w->b, i);
 
