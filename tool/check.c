@@ -77,6 +77,42 @@ static void finding_free(gpointer p)
 	g_free(f);
 }
 
+/*
+ * A callback handed to a timer in one file may be defined in another
+ * (the seed's laptop_mode_timer_fn()): join the names across the tree.
+ * A name a file defines static stays that file's.
+ */
+static void join_callbacks(struct treescan *ts)
+{
+	GHashTable *global = g_hash_table_new(g_str_hash, g_str_equal);
+
+	for (guint i = 0; i < ts->files->len; i++) {
+		struct scan_result *res = ts->results[i];
+		GHashTableIter it;
+		gpointer name;
+
+		if (!res || !res->handed)
+			continue;
+		g_hash_table_iter_init(&it, res->handed);
+		while (g_hash_table_iter_next(&it, &name, NULL)) {
+			bool local = false;
+
+			for (guint k = 0; k < res->ulong_funcs->len; k++) {
+				struct ulong_func *f = &g_array_index(
+					res->ulong_funcs, struct ulong_func, k);
+
+				local |= f->is_static && !strcmp(f->name, name);
+			}
+			if (!local)
+				g_hash_table_add(global, name);
+		}
+	}
+	for (guint i = 0; g_hash_table_size(global) && i < ts->files->len; i++)
+		if (ts->results[i])
+			scan_add_callbacks(ts->results[i], global);
+	g_hash_table_destroy(global);
+}
+
 static GPtrArray *collect(struct treescan *ts, const struct target *tg,
 			  bool include_compat)
 {
@@ -205,6 +241,7 @@ static int run_check(struct check_opts *o)
 		treescan_free(ts);
 		goto out_files;
 	}
+	join_callbacks(ts);
 	findings = collect(ts, &tg, o->include_compat);
 	if (o->write_baseline) {
 		if (!baseline_write(o->write_baseline, findings, &error)) {

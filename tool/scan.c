@@ -745,6 +745,8 @@ struct scan_result *scan_file(const char *data, size_t len,
 	return res;
 }
 
+static int site_cmp(gconstpointer a, gconstpointer b);
+
 /* Why code at `line` is left alone on purpose, or NULL. */
 static const char *skip_reason(const struct scan_result *res,
 			       unsigned int line)
@@ -782,6 +784,56 @@ static bool is_timer(GHashTable *own, GHashTable *hdr, const char *name)
 	       (hdr && g_hash_table_contains(hdr, name));
 }
 
+static bool has_site_at(const struct scan_result *res, unsigned int line,
+			unsigned int col)
+{
+	for (guint i = 0; i < res->sites->len; i++) {
+		const struct site *s = &g_array_index(res->sites, struct site,
+						      i);
+
+		if (s->line == line && s->col == col)
+			return true;
+	}
+	return false;
+}
+
+/* Definitions of callbacks named in `names` taking unsigned long. */
+static void add_callback_sites(struct scan_result *res, GHashTable *names,
+			       bool with_static)
+{
+	for (guint i = 0; i < res->ulong_funcs->len; i++) {
+		struct ulong_func *f = &g_array_index(res->ulong_funcs,
+						      struct ulong_func, i);
+		struct site s = { 0 };
+		const char *why;
+
+		if (!f->is_def || !g_hash_table_contains(names, f->name) ||
+		    (f->is_static && !with_static) ||
+		    has_site_at(res, f->line, f->col))
+			continue;
+		s.type = SITE_ULONG_CALLBACK;
+		s.line = f->line;
+		s.col = f->col;
+		s.end_line = f->line;
+		s.func = g_strdup(f->name);
+		s.callback = g_strdup(f->name);
+		s.text = g_strdup_printf("%s(unsigned long %s)", f->name,
+					 f->param ? f->param : "");
+		why = skip_reason(res, f->line);
+		if (why) {
+			s.compat = true;
+			s.compat_why = g_strdup(why);
+		}
+		g_array_append_val(res->sites, s);
+	}
+}
+
+void scan_add_callbacks(struct scan_result *res, GHashTable *names)
+{
+	add_callback_sites(res, names, false);
+	g_array_sort(res->sites, site_cmp);
+}
+
 static int site_cmp(gconstpointer a, gconstpointer b)
 {
 	const struct site *x = a, *y = b;
@@ -816,26 +868,18 @@ void scan_resolve(struct scan_result *res, GHashTable *header_timers)
 		    is_timer(res->timer_names, header_timers, u->object))
 			g_hash_table_add(cb_names, u->name);
 	}
-	for (guint i = 0; i < res->ulong_funcs->len; i++) {
-		struct ulong_func *f = &g_array_index(res->ulong_funcs,
-						      struct ulong_func, i);
-		struct site s = { 0 };
+	add_callback_sites(res, cb_names, true);
+	/* Keep the names for joining across files (non-static ones). */
+	if (!res->handed)
+		res->handed = g_hash_table_new_full(g_str_hash, g_str_equal,
+						    g_free, NULL);
+	{
+		GHashTableIter it;
+		gpointer key;
 
-		if (!f->is_def || !g_hash_table_contains(cb_names, f->name))
-			continue;
-		s.type = SITE_ULONG_CALLBACK;
-		s.line = f->line;
-		s.col = f->col;
-		s.end_line = f->line;
-		s.func = g_strdup(f->name);
-		s.callback = g_strdup(f->name);
-		s.text = g_strdup_printf("%s(unsigned long %s)", f->name,
-					 f->param ? f->param : "");
-		if (skip_reason(res, f->line)) {
-			s.compat = true;
-			s.compat_why = g_strdup(skip_reason(res, f->line));
-		}
-		g_array_append_val(res->sites, s);
+		g_hash_table_iter_init(&it, cb_names);
+		while (g_hash_table_iter_next(&it, &key, NULL))
+			g_hash_table_add(res->handed, g_strdup(key));
 	}
 	g_hash_table_destroy(cb_names);
 	g_array_sort(res->sites, site_cmp);
@@ -851,6 +895,8 @@ void scan_result_free(struct scan_result *res)
 	g_array_free(res->data_assigns, TRUE);
 	g_array_free(res->fn_assigns, TRUE);
 	g_hash_table_destroy(res->timer_names);
+	if (res->handed)
+		g_hash_table_destroy(res->handed);
 	g_ptr_array_free(res->includes, TRUE);
 	g_array_free(res->compat_ranges, TRUE);
 	g_array_free(res->dead_ranges, TRUE);

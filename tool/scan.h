@@ -76,6 +76,7 @@ struct scan_result {
 	GArray *data_assigns;		/* struct member_assign */
 	GArray *fn_assigns;		/* struct member_assign */
 	GHashTable *timer_names;	/* names known to be timers */
+	GHashTable *handed;		/* callbacks handed to timers here */
 	GPtrArray *includes;		/* "quoted" includes, as written */
 	GArray *compat_ranges;		/* struct line_range */
 	GArray *dead_ranges;		/* #if 0 code */
@@ -91,6 +92,9 @@ struct scan_result *scan_file(const char *data, size_t len,
  * name (this file's and its headers') is known.
  */
 void scan_resolve(struct scan_result *res, GHashTable *header_timers);
+
+/* Also report non-static callbacks handed to timers in other files. */
+void scan_add_callbacks(struct scan_result *res, GHashTable *names);
 
 void scan_result_free(struct scan_result *res);
 

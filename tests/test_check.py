@@ -1,0 +1,236 @@
+# SPDX-License-Identifier: GPL-2.0
+"""timerconv check: the CI gate.  Findings are compared with the marker
+comments in fixtures/check (`// expect: old-timer-api/<kind>` on every
+line that must be reported, `// compat: ...` for compat code)."""
+
+import json
+import os
+import pathlib
+import re
+import shutil
+import subprocess
+import tempfile
+
+import pytest
+
+from conftest import CASES, FIXTURES, git, make_git_tree, timerconv
+
+CHECK = FIXTURES / "check"
+MARK = re.compile(r"//\s*(expect|compat):\s*(old-timer-api/\S+)")
+
+
+def markers(root, which="expect"):
+    found = set()
+    for path in sorted(root.rglob("*.[ch]")):
+        for n, line in enumerate(path.read_text().splitlines(), 1):
+            m = MARK.search(line)
+            if m and m.group(1) == which:
+                found.add((str(path.relative_to(root)), n, m.group(2)))
+    return found
+
+
+def check_json(root, *args, status=None):
+    proc = timerconv("check", "-C", root, "--format", "json", *args,
+                     check=status)
+    return proc, json.loads(proc.stdout)
+
+
+def as_set(findings, severity="warning"):
+    return {(f["file"], f["line"], f["kind"]) for f in findings
+            if f["severity"] == severity}
+
+
+def test_every_finding_kind_is_reported():
+    proc, findings = check_json(CHECK / "findings", status=1)
+    assert as_set(findings) == markers(CHECK / "findings")
+    kinds = {f["kind"] for f in findings}
+    for kind in ("setup_timer", "init_timer", "data-field", "DEFINE_TIMER",
+                 "TIMER_INITIALIZER", "ulong-callback"):
+        assert "old-timer-api/" + kind in kinds
+
+
+@pytest.mark.parametrize("name", sorted(p.name for p in
+                                        (CHECK / "clean").iterdir()))
+def test_false_alarm_shape_is_silent(name, tmp_path):
+    shutil.copy(CHECK / "clean" / name, tmp_path / name)
+    proc, findings = check_json(tmp_path, status=0)
+    assert findings == []
+    assert "no old timer API found" in proc.stderr
+
+
+def test_compat_code_is_silent():
+    proc, findings = check_json(CHECK / "compat", status=0)
+    assert findings == []
+
+
+def test_include_compat_shows_compat_code_as_notes():
+    proc, findings = check_json(CHECK / "compat", "--include-compat",
+                                status=0)
+    assert as_set(findings, "note") == markers(CHECK / "compat", "compat")
+    assert all(f["compat"] for f in findings)
+
+
+def test_recall_on_every_fixture_input(tmp_path):
+    """Every old-API input in fixtures/ has findings; no converted output
+    has any."""
+    for case in sorted(CASES.iterdir()):
+        src = case / "input.c"
+        if not src.exists():
+            continue
+        d = tmp_path / case.name
+        d.mkdir()
+        shutil.copy(src, d / "case.c")
+        proc, findings = check_json(d)
+        assert proc.returncode == 1 and findings, case.name
+        if not (case / "reason").exists():
+            shutil.copy(case / "expected.c", d / "case.c")
+            proc, findings = check_json(d, status=0)
+            assert findings == [], case.name
+    # both setups, and both callbacks: the one in block/, and the one in
+    # mm/ that is handed to a timer in block/
+    proc, findings = check_json(FIXTURES / "seed-tree", status=1)
+    assert sorted((f["file"], f["kind"]) for f in findings) == [
+        ("block/blk-core.c", "old-timer-api/setup_timer"),
+        ("block/blk-core.c", "old-timer-api/setup_timer"),
+        ("block/blk-core.c", "old-timer-api/ulong-callback"),
+        ("mm/page-writeback.c", "old-timer-api/ulong-callback")]
+    proc, findings = check_json(FIXTURES / "seed-expected", status=0)
+
+
+def test_text_output_is_gcc_style():
+    proc = timerconv("check", "-C", CHECK / "findings", check=1)
+    lines = proc.stdout.splitlines()
+    assert lines[-1].startswith("timerconv: ")
+    assert re.search(r"\d+ findings in \d+ files", lines[-1])
+    pattern = re.compile(r"^[\w/.-]+:\d+:\d+: warning: .+ "
+                         r"\[old-timer-api/[\w-]+\]$")
+    for line in lines[:-1]:
+        assert pattern.match(line), line
+    assert ("setup_family.c:16:2: warning: setup_timer() was removed in "
+            "v4.15; use timer_setup() [old-timer-api/setup_timer]") in \
+        proc.stdout
+
+
+def test_json_output_fields():
+    proc, findings = check_json(CHECK / "findings", status=1)
+    for f in findings:
+        assert {"file", "line", "column", "kind", "message", "function",
+                "fingerprint", "severity"} <= set(f)
+        assert f["column"] >= 1
+
+
+def test_sarif_has_the_fields_the_schema_requires():
+    proc = timerconv("check", "-C", CHECK / "findings", "--format", "sarif",
+                     check=1)
+    log = json.loads(proc.stdout)
+    # sarifLog: version and runs are required
+    assert log["version"] == "2.1.0"
+    assert log["$schema"].endswith("sarif-2.1.0.json")
+    assert isinstance(log["runs"], list) and len(log["runs"]) == 1
+    run = log["runs"][0]
+    # run: tool; tool: driver; toolComponent: name
+    driver = run["tool"]["driver"]
+    assert driver["name"] == "timerconv"
+    rule_ids = set()
+    for rule in driver.get("rules", []):
+        assert isinstance(rule["id"], str)   # reportingDescriptor: id
+        rule_ids.add(rule["id"])
+    assert run["results"]
+    for result in run["results"]:
+        # result: message, with text (or id)
+        assert result["message"]["text"]
+        assert result["ruleId"] in rule_ids
+        assert result["level"] in ("none", "note", "warning", "error")
+        for loc in result["locations"]:
+            phys = loc["physicalLocation"]
+            assert phys["artifactLocation"]["uri"]
+            assert phys["region"]["startLine"] >= 1
+            assert phys["region"]["startColumn"] >= 1
+
+
+def test_github_annotations():
+    proc = timerconv("check", "-C", CHECK / "findings", "--format",
+                     "github", check=1)
+    pattern = re.compile(r"^::warning file=[^,]+,line=\d+,col=\d+,"
+                         r"title=old-timer-api/[\w-]+::.+$")
+    lines = proc.stdout.splitlines()
+    assert lines
+    for line in lines:
+        assert pattern.match(line), line
+
+
+def test_exit_status_two_for_a_path_that_does_not_exist():
+    proc = timerconv("check", "-C", CHECK, "no/such/dir", check=2)
+    assert "no/such/dir" in proc.stderr
+    proc = timerconv("check", "-C", "/no/such/tree", check=2)
+    assert "/no/such/tree" in proc.stderr
+
+
+def test_exit_status_two_for_an_unreadable_file():
+    top = tempfile.mkdtemp(prefix="timerconv-unreadable-")
+    os.chmod(top, 0o755)
+    tree = pathlib.Path(top) / "tree"
+    tree.mkdir()
+    bad = tree / "secret.c"
+    bad.write_text("void f(void) { init_timer(&t); }\n")
+    bad.chmod(0)
+    cmd = []
+    if os.geteuid() == 0:
+        # root reads anything: run as nobody, for whom the file is unreadable
+        cmd = ["setpriv", "--reuid=nobody", "--regid=nogroup",
+               "--clear-groups"]
+    proc = subprocess.run(cmd + [str(FIXTURES.parent / "build" / "timerconv"),
+                                 "check", "-C", str(tree)],
+                          capture_output=True, text=True)
+    shutil.rmtree(top)
+    assert proc.returncode == 2, proc.stderr
+    assert "secret.c" in proc.stderr
+
+
+def test_bad_format_is_an_error():
+    timerconv("check", "-C", CHECK, "--format", "xml", check=2)
+
+
+def test_baseline_survives_line_shifts(tmp_path):
+    tree = tmp_path / "t"
+    shutil.copytree(CHECK / "findings", tree)
+    baseline = tmp_path / "baseline.json"
+    timerconv("check", "-C", tree, "--write-baseline", baseline, check=0)
+    assert json.loads(baseline.read_text())["findings"]
+    # Move every finding down by adding lines above them.
+    for path in tree.glob("*.c"):
+        path.write_text("/* a new header comment */\n\n" + path.read_text())
+    proc, findings = check_json(tree, "--baseline", baseline, status=0)
+    assert findings == []
+    # A new old-API call is reported, and only it.
+    f = tree / "init_family.c"
+    f.write_text(f.read_text() + "\nvoid late(struct port *p)\n{\n"
+                 "\tsetup_timer(&p->rx_timer, port_tx, (unsigned long)p);\n"
+                 "}\n")
+    proc, findings = check_json(tree, "--baseline", baseline, status=1)
+    assert [(x["file"], x["kind"], x["function"]) for x in findings] == [
+        ("init_family.c", "old-timer-api/setup_timer", "late")]
+
+
+def test_since_reports_only_added_lines(tmp_path):
+    tree = make_git_tree(CHECK / "findings", tmp_path / "t")
+    proc, findings = check_json(tree, "--since", "HEAD", status=0)
+    assert findings == []
+    f = tree / "static_timers.c"
+    f.write_text(f.read_text() +
+                 "\nstatic DEFINE_TIMER(extra_timer, heartbeat, 0, 0);\n")
+    proc, findings = check_json(tree, "--since", "HEAD", status=1)
+    assert [(x["file"], x["kind"]) for x in findings] == [
+        ("static_timers.c", "old-timer-api/DEFINE_TIMER")]
+    new = tree / "new_driver.c"
+    new.write_text("void g(void) { init_timer(&x); }\n")
+    proc, findings = check_json(tree, "--since", "HEAD", status=1)
+    assert ("new_driver.c", "old-timer-api/init_timer") in \
+        {(x["file"], x["kind"]) for x in findings}
+
+
+def test_since_outside_git_is_an_error(tmp_path):
+    shutil.copytree(CHECK / "findings", tmp_path / "t")
+    proc = timerconv("check", "-C", tmp_path / "t", "--since", "HEAD",
+                     check=2)
+    assert "--since" in proc.stderr
