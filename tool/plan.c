@@ -40,6 +40,7 @@ struct binding {
 	struct f_setup *setup;
 	struct f_assign *assign;
 	struct csite *csite;
+	struct csite *data_csite;	/* the .data line an init pair merges */
 	struct chain chain;
 	bool chain_ok;
 	struct data_rel rel;
@@ -403,6 +404,20 @@ static const char *init_flags(const struct api *api, const char *own)
 	return api->flags ? api->flags : own;
 }
 
+/* The scan's site for the .data assignment whose value is at `at`. */
+static struct csite *assign_csite(struct conversion *cv, struct cfile *f,
+				  struct fpos at)
+{
+	for (guint i = 0; f->facts && i < f->facts->assigns->len; i++) {
+		struct f_assign *a = f->facts->assigns->pdata[i];
+
+		if (fpos_eq(a->value_at, at))
+			return find_csite(cv, f, a->at.line, G_MAXUINT,
+					  SITE_DATA_ASSIGN);
+	}
+	return NULL;
+}
+
 static void add_setup_bindings(struct planner *pl, struct cfile *f)
 {
 	struct conversion *cv = pl->cv;
@@ -444,11 +459,14 @@ static void add_setup_bindings(struct planner *pl, struct cfile *f)
 			g_hash_table_add(pl->consumed, g_strdup_printf(
 				"%s\n%u:%u", f->path, s->fn_at.line,
 				s->fn_at.col));
-			if (s->has_data)
+			if (s->has_data) {
 				g_hash_table_add(pl->consumed,
 					g_strdup_printf("%s\n%u:%u", f->path,
 							s->data_at.line,
 							s->data_at.col));
+				b->data_csite = assign_csite(cv, f,
+							     s->data_at);
+			}
 		}
 		/* init_timer(&t) names the timer as &t, the setups too. */
 		bind_timer(pl, cb, b, s->timer, s->func,
@@ -1334,9 +1352,12 @@ static void build_units(struct planner *pl)
 		}
 		g_ptr_array_add(u->callbacks, cb);
 		g_ptr_array_add(u->cb_names, cb->name);
-		for (guint k = 0; k < cb->bindings->len; k++)
-			unit_add_site(u, ((struct binding *)
-					  cb->bindings->pdata[k])->csite);
+		for (guint k = 0; k < cb->bindings->len; k++) {
+			struct binding *b = cb->bindings->pdata[k];
+
+			unit_add_site(u, b->csite);
+			unit_add_site(u, b->data_csite);
+		}
 		if (cb->def_file) {
 			g_hash_table_add(u->files, cb->def_file);
 			unit_add_site(u, find_csite(cv, cb->def_file,

@@ -254,10 +254,8 @@ static void compat_site(struct scanner *sc, struct site *s)
 	if (line_in_ranges(sc->res->dead_ranges, s->line)) {
 		s->compat = true;
 		s->compat_why = g_strdup("dead code (#if 0)");
-	} else if (sc->cur_define && (api_is_new_name(sc->cur_define,
-					       strlen(sc->cur_define)) ||
-			       api_lookup(sc->cur_define,
-					  strlen(sc->cur_define)))) {
+	} else if (sc->cur_define && api_is_new_name(sc->cur_define,
+						     strlen(sc->cur_define))) {
 		s->compat = true;
 		s->compat_why = g_strdup_printf(
 			"compat definition of %s()", sc->cur_define);
@@ -298,6 +296,13 @@ static void api_call(struct scanner *sc, size_t i, const struct api *api)
 	if (api->kind == API_RENAME &&
 	    (!sc->opts || !sc->opts->renames ||
 	     !g_hash_table_contains(sc->opts->renames, api->name))) {
+		g_array_free(args, TRUE);
+		return;
+	}
+	/* The API's own definition (#define setup_timer(...) __setup_timer
+	 * (...)) is not a use of it. */
+	if (sc->cur_define && api_lookup(sc->cur_define,
+					 strlen(sc->cur_define))) {
 		g_array_free(args, TRUE);
 		return;
 	}

@@ -213,6 +213,26 @@ static void reflow(GString *out, const char *indent, const char *text)
 	reflow_call(out, indent, text);
 }
 
+static bool is_blank(const struct line *ln)
+{
+	for (size_t i = 0; i < ln->len; i++)
+		if (ln->p[i] != ' ' && ln->p[i] != '\t')
+			return false;
+	return true;
+}
+
+/* Copy a line the change added, without trailing blanks. */
+static bool copy_added(GString *out, const struct line *ln)
+{
+	size_t len = ln->len;
+
+	while (len && (ln->p[len - 1] == ' ' || ln->p[len - 1] == '\t'))
+		len--;
+	g_string_append_len(out, ln->p, len);
+	g_string_append_c(out, '\n');
+	return len != ln->len;
+}
+
 struct wrapper {
 	struct lines a, b;
 	GArray *ops;
@@ -383,6 +403,18 @@ char *wrap_changed(const char *old_text, size_t old_len,
 	while (j < w.b.v->len) {
 		size_t s, e;
 
+		/* spatch leaves the indentation of removed statements on a
+		 * line of its own: drop it, and trailing blanks of the lines
+		 * it added (checkpatch errors both). */
+		if (w.added[j] && is_blank(L(&w.b, j))) {
+			const struct line *ln = L(&w.b, j);
+
+			if (ln->len) {
+				changed = true;
+				j++;
+				continue;
+			}
+		}
 		if (!w.added[j]) {
 			const struct line *ln = L(&w.b, j);
 
@@ -409,6 +441,15 @@ char *wrap_changed(const char *old_text, size_t old_len,
 			g_free(indent);
 		} else {
 			for (size_t k = s; k <= e; k++) {
+				if (w.added[k] && is_blank(L(&w.b, k)) &&
+				    L(&w.b, k)->len) {
+					changed = true;
+					continue;
+				}
+				if (w.added[k]) {
+					changed |= copy_added(out, L(&w.b, k));
+					continue;
+				}
 				g_string_append_len(out, L(&w.b, k)->p,
 						    L(&w.b, k)->len);
 				g_string_append_c(out, '\n');
