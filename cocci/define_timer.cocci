@@ -81,7 +81,8 @@ timerconv.emit("define", p, api="__TIMER_INITIALIZER", name=None, fn=fn,
 	       expires=e, data=d, flags=fl, fn_line=int(pf[0].line),
 	       fn_col=int(pf[0].column))
 
-// patch
+// patch: DEFINE_TIMER() is named by its timer, an initialiser by the
+// variable it initialises, its macro and callback.
 @define_p depends on patch@
 declarer name DEFINE_TIMER;
 identifier tname, fn;
@@ -92,28 +93,28 @@ position p;
 DEFINE_TIMER@p(tname, fn, e, d);
 
 @script:python define_mk depends on patch@
-p << define_p.p;
+tname << define_p.tname;
 @@
 
-if timerconv.planned("defines", p) is None:
+if timerconv.planned("defines", "DEFINE_TIMER", tname) is None:
 	cocci.include_match(False)
 
 @define_x depends on patch@
 declarer name DEFINE_TIMER;
-identifier define_p.tname, define_p.fn;
-expression define_p.e, define_p.d;
-position define_p.p, px;
+identifier tname, fn;
+expression e, d;
+position define_p.p;
 @@
 
-DEFINE_TIMER@p@px(tname, fn
+DEFINE_TIMER@p(tname, fn
 - , e, d
   );
 
 @script:python@
-p << define_x.px;
+tname << define_x.tname;
 @@
 
-timerconv.done("defines", p)
+timerconv.done("defines", "DEFINE_TIMER", tname)
 
 @initializer_p depends on patch@
 identifier api = {TIMER_INITIALIZER, TIMER_PINNED_INITIALIZER,
@@ -126,18 +127,21 @@ api@p(fn, e, d)
 
 @script:python initializer_mk depends on patch@
 p << initializer_p.p;
+api << initializer_p.api;
+fn << initializer_p.fn;
 flags;
 @@
 
-entry = timerconv.planned("defines", p)
+entry = timerconv.planned("defines", p[0].current_element, api, fn)
 if entry is None:
 	cocci.include_match(False)
 else:
 	coccinelle.flags = cocci.make_ident(entry["flags"])
 
 @initializer_x depends on patch@
-identifier initializer_p.api, initializer_mk.flags;
-expression initializer_p.fn, initializer_p.e, initializer_p.d;
+identifier initializer_mk.flags;
+identifier api;
+expression fn, e, d;
 position initializer_p.p, px;
 @@
 
@@ -146,9 +150,11 @@ position initializer_p.p, px;
 
 @script:python@
 p << initializer_x.px;
+api << initializer_x.api;
+fn << initializer_x.fn;
 @@
 
-timerconv.done("defines", p)
+timerconv.done("defines", p[0].current_element, api, fn)
 
 @initializer4_p depends on patch@
 identifier api = {__TIMER_INITIALIZER};
@@ -160,15 +166,16 @@ api@p(fn, e, d, fl)
 
 @script:python initializer4_mk depends on patch@
 p << initializer4_p.p;
+fn << initializer4_p.fn;
 @@
 
-if timerconv.planned("defines", p) is None:
+if timerconv.planned("defines", p[0].current_element, "__TIMER_INITIALIZER",
+		     fn) is None:
 	cocci.include_match(False)
 
 @initializer4_x depends on patch@
-identifier initializer4_p.api;
-expression initializer4_p.fn, initializer4_p.e, initializer4_p.d;
-expression initializer4_p.fl;
+identifier api;
+expression fn, e, d, fl;
 position initializer4_p.p, px;
 @@
 
@@ -178,9 +185,10 @@ position initializer4_p.p, px;
 
 @script:python@
 p << initializer4_x.px;
+fn << initializer4_x.fn;
 @@
 
-timerconv.done("defines", p)
+timerconv.done("defines", p[0].current_element, "__TIMER_INITIALIZER", fn)
 
 // report
 @define_r depends on report@

@@ -94,10 +94,12 @@ position p, pf;
 api@p(&E);
 ... when != E.data = D
 E.function = F@pf;
+... when != E.data = D
 |
 api@p(E);
 ... when != E->data = D
 E->function = F@pf;
+... when != E->data = D
 )
 
 @script:python depends on facts@
@@ -182,19 +184,22 @@ api@p(E)
 
 @script:python init_mk depends on patch@
 p << init_p.p;
+api << init_p.api;
+e << init_p.E;
 new_api;
 flags;
 @@
 
-e = timerconv.planned("inits", p)
-if e is None:
+entry = timerconv.planned("inits", p[0].current_element, api, e)
+if entry is None:
 	cocci.include_match(False)
 else:
-	coccinelle.new_api = cocci.make_ident(e["api"])
-	coccinelle.flags = cocci.make_ident(e["flags"])
+	coccinelle.new_api = cocci.make_ident(entry["api"])
+	coccinelle.flags = cocci.make_ident(entry["flags"])
 
 @init_x depends on patch disable ptr_to_array@
-identifier init_p.api, init_mk.new_api, init_mk.flags;
+identifier init_mk.new_api, init_mk.flags;
+identifier api;
 expression E, F, D;
 position init_p.p, px;
 @@
@@ -232,18 +237,32 @@ position init_p.p, px;
 + new_api(&E, F, flags);
 ... when != E.data = D
 - E.function = F;
+... when != E.data = D
 |
 - api@p@px(E);
 + new_api(E, F, flags);
 ... when != E->data = D
 - E->function = F;
+... when != E->data = D
 )
+
+// init_timer(&E): E is the timer without its &; the plan names the
+// argument as written, so report both spellings (one of them matches).
+@script:python@
+p << init_x.px;
+api << init_x.api;
+e << init_x.E;
+@@
+
+timerconv.done("inits", p[0].current_element, api, "& " + e)
 
 @script:python@
 p << init_x.px;
+api << init_x.api;
+e << init_x.E;
 @@
 
-timerconv.done("inits", p)
+timerconv.done("inits", p[0].current_element, api, e)
 
 // report: init_timer() sequences that can or cannot be merged.
 @init_r depends on report disable ptr_to_array@

@@ -92,7 +92,9 @@ pb << setup_ty.pb;
 
 timerconv.emit("type", pb, name=b, type=ty)
 
-// patch: rewrite the setups the plan names.
+// patch: rewrite the setups the plan names.  The plan names a setup by
+// function, API and operands (see timerconv.py); the position only pins
+// the rewrite to the match.
 @setup_p depends on patch disable ptr_to_array@
 identifier api = {setup_timer, setup_pinned_timer, setup_deferrable_timer,
 	setup_pinned_deferrable_timer, setup_timer_on_stack,
@@ -106,11 +108,14 @@ api@p(T, F, D)
 
 @script:python setup_mk depends on patch@
 p << setup_p.p;
+api << setup_p.api;
+t << setup_p.T;
+f << setup_p.F;
 new_api;
 flags;
 @@
 
-e = timerconv.planned("setups", p)
+e = timerconv.planned("setups", p[0].current_element, api, t, f)
 if e is None:
 	cocci.include_match(False)
 else:
@@ -118,10 +123,10 @@ else:
 	coccinelle.flags = cocci.make_ident(e["flags"])
 
 @setup_x depends on patch disable ptr_to_array@
-identifier setup_p.api, setup_mk.new_api, setup_mk.flags;
-expression setup_p.T, setup_p.F, setup_p.D;
-position setup_p.p;
-position px;
+identifier setup_mk.new_api, setup_mk.flags;
+identifier api;
+expression T, F, D;
+position setup_p.p, px;
 @@
 
 - api@p@px
@@ -133,9 +138,12 @@ position px;
 
 @script:python@
 p << setup_x.px;
+api << setup_x.api;
+t << setup_x.T;
+f << setup_x.F;
 @@
 
-timerconv.done("setups", p)
+timerconv.done("setups", p[0].current_element, api, t, f)
 
 @setup4_p depends on patch disable ptr_to_array@
 identifier api = {__setup_timer, __setup_timer_on_stack};
@@ -147,20 +155,23 @@ api@p(T, F, D, FL)
 
 @script:python setup4_mk depends on patch@
 p << setup4_p.p;
+api << setup4_p.api;
+t << setup4_p.T;
+f << setup4_p.F;
 new_api;
 @@
 
-e = timerconv.planned("setups", p)
+e = timerconv.planned("setups", p[0].current_element, api, t, f)
 if e is None:
 	cocci.include_match(False)
 else:
 	coccinelle.new_api = cocci.make_ident(e["api"])
 
 @setup4_x depends on patch disable ptr_to_array@
-identifier setup4_p.api, setup4_mk.new_api;
-expression setup4_p.T, setup4_p.F, setup4_p.D, setup4_p.FL;
-position setup4_p.p;
-position px;
+identifier setup4_mk.new_api;
+identifier api;
+expression T, F, D, FL;
+position setup4_p.p, px;
 @@
 
 - api@p@px
@@ -171,9 +182,12 @@ position px;
 
 @script:python@
 p << setup4_x.px;
+api << setup4_x.api;
+t << setup4_x.T;
+f << setup4_x.F;
 @@
 
-timerconv.done("setups", p)
+timerconv.done("setups", p[0].current_element, api, t, f)
 
 // report: each setup, with what can be told from this file alone.
 @setup_r depends on report disable ptr_to_array@

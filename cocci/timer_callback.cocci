@@ -50,7 +50,7 @@ timerconv.emit("callback", p, name=fn, param=data,
 
 // The one cast of data to the container, as a declaration or assigned
 // later; the cast type and the variable's type must agree.
-@cb_cast_f depends on facts@
+@cb_cast_f depends on facts exists@
 identifier cb_f.fn, cb_f.data, v;
 type R, T;
 position cb_f.p, pv, pd;
@@ -78,7 +78,7 @@ pd << cb_cast_f.pd;
 timerconv.emit("cast", p, callback=fn, local=v, type=t, form="decl",
 	       local_at=timerconv.key(pv), data_at=timerconv.key(pd))
 
-@cb_assign_f depends on facts@
+@cb_assign_f depends on facts exists@
 identifier cb_f.fn, cb_f.data;
 type R, T;
 idexpression T *v;
@@ -126,6 +126,57 @@ p << cb_proto_f.p;
 
 timerconv.emit("proto", p, name=fn)
 
+// Prototypes, in this file or in a header, before the definitions: spatch
+// would otherwise update a prototype in the definition's file itself, and
+// leave an unnamed parameter unnamed.
+@cb_proto_p depends on patch@
+identifier fn, data;
+type R;
+position p;
+@@
+
+(
+R fn@p(unsigned long data);
+|
+R fn@p(unsigned long);
+)
+
+@script:python cb_proto_mk depends on patch@
+fn << cb_proto_p.fn;
+newp;
+@@
+
+e = timerconv.planned("protos", fn)
+if e is None:
+	cocci.include_match(False)
+else:
+	coccinelle.newp = cocci.make_ident(e["param"])
+
+@cb_proto_x depends on patch@
+identifier cb_proto_mk.newp;
+identifier fn, data;
+type R;
+position cb_proto_p.p, px;
+@@
+
+(
+  R fn@p@px(
+- unsigned long data
++ struct timer_list *newp
+  );
+|
+  R fn@p@px(
+- unsigned long
++ struct timer_list *newp
+  );
+)
+
+@script:python@
+fn << cb_proto_x.fn;
+@@
+
+timerconv.done("protos", fn)
+
 // patch: the definition, by the plan's kind for it.  Each kind matches
 // anew: a position cannot be inherited across a rule that changed code.
 @cb_unused_p depends on patch@
@@ -137,18 +188,18 @@ position p;
 R fn@p(unsigned long data) { ... }
 
 @script:python cb_unused_mk depends on patch@
-p << cb_unused_p.p;
+fn << cb_unused_p.fn;
 newp;
 @@
 
-e = timerconv.planned("callbacks", p)
+e = timerconv.planned("callbacks", fn)
 if e is None or e["kind"] != "unused":
 	cocci.include_match(False)
 else:
 	coccinelle.newp = cocci.make_ident(e["param"])
 
 @cb_unused_x depends on patch@
-identifier cb_unused_p.fn, cb_unused_p.data, cb_unused_mk.newp;
+identifier fn, data, cb_unused_mk.newp;
 type R;
 position cb_unused_p.p, px;
 @@
@@ -159,10 +210,10 @@ R fn@p@px(
   ) { ... }
 
 @script:python@
-p << cb_unused_x.px;
+fn << cb_unused_x.fn;
 @@
 
-timerconv.done("callbacks", p)
+timerconv.done("callbacks", fn)
 
 @cb_direct_p depends on patch@
 identifier fn, data;
@@ -173,14 +224,14 @@ position p;
 R fn@p(unsigned long data) { ... }
 
 @script:python cb_direct_mk depends on patch@
-p << cb_direct_p.p;
+fn << cb_direct_p.fn;
 newp;
 v;
 fld;
 cof;
 @@
 
-e = timerconv.planned("callbacks", p)
+e = timerconv.planned("callbacks", fn)
 if e is None or e["kind"] != "direct":
 	cocci.include_match(False)
 else:
@@ -189,8 +240,8 @@ else:
 	coccinelle.fld = cocci.make_ident(e["field"])
 	coccinelle.cof = cocci.make_ident(e["container_of"])
 
-@cb_direct_x depends on patch@
-identifier cb_direct_p.fn, cb_direct_p.data;
+@cb_direct_x depends on patch exists@
+identifier fn, data;
 identifier cb_direct_mk.newp, cb_direct_mk.v, cb_direct_mk.fld;
 identifier cb_direct_mk.cof;
 type R, T;
@@ -227,10 +278,10 @@ R fn@p@px(
   }
 
 @script:python@
-p << cb_direct_x.px;
+fn << cb_direct_x.fn;
 @@
 
-timerconv.done("callbacks", p)
+timerconv.done("callbacks", fn)
 
 @cb_hop_p depends on patch@
 identifier fn, data;
@@ -241,7 +292,7 @@ position p;
 R fn@p(unsigned long data) { ... }
 
 @script:python cb_hop_mk depends on patch@
-p << cb_hop_p.p;
+fn << cb_hop_p.fn;
 newp;
 v;
 hop;
@@ -250,7 +301,7 @@ fld;
 cof;
 @@
 
-e = timerconv.planned("callbacks", p)
+e = timerconv.planned("callbacks", fn)
 if e is None or e["kind"] != "hop":
 	cocci.include_match(False)
 else:
@@ -261,8 +312,8 @@ else:
 	coccinelle.fld = cocci.make_ident(e["field"])
 	coccinelle.cof = cocci.make_ident(e["container_of"])
 
-@cb_hop_x depends on patch@
-identifier cb_hop_p.fn, cb_hop_p.data;
+@cb_hop_x depends on patch exists@
+identifier fn, data;
 identifier cb_hop_mk.newp, cb_hop_mk.v, cb_hop_mk.hop, cb_hop_mk.fld;
 identifier cb_hop_mk.cof;
 type cb_hop_mk.nt;
@@ -289,60 +340,10 @@ R fn@p@px(
   }
 
 @script:python@
-p << cb_hop_x.px;
+fn << cb_hop_x.fn;
 @@
 
-timerconv.done("callbacks", p)
-
-// Prototypes, in this file or in a header.  After the definitions, whose
-// own file's prototypes spatch updates with them.
-@cb_proto_p depends on patch@
-identifier fn, data;
-type R;
-position p;
-@@
-
-(
-R fn@p(unsigned long data);
-|
-R fn@p(unsigned long);
-)
-
-@script:python cb_proto_mk depends on patch@
-p << cb_proto_p.p;
-newp;
-@@
-
-e = timerconv.planned("protos", p)
-if e is None:
-	cocci.include_match(False)
-else:
-	coccinelle.newp = cocci.make_ident(e["param"])
-
-@cb_proto_x depends on patch@
-identifier cb_proto_p.fn, cb_proto_mk.newp;
-identifier data;
-type R;
-position cb_proto_p.p, px;
-@@
-
-(
-  R fn@p@px(
-- unsigned long data
-+ struct timer_list *newp
-  );
-|
-  R fn@p@px(
-- unsigned long
-+ struct timer_list *
-  );
-)
-
-@script:python@
-p << cb_proto_x.px;
-@@
-
-timerconv.done("protos", p)
+timerconv.done("callbacks", fn)
 
 // report
 @cb_r depends on report@

@@ -77,7 +77,7 @@ p << ref_f.p;
 
 timerconv.emit("ref", p)
 
-// patch
+// patch: a call is named by its function, the callback and the argument.
 @call_p depends on patch@
 identifier fn;
 expression A;
@@ -88,18 +88,21 @@ fn@p(A)
 
 @script:python call_mk depends on patch@
 p << call_p.p;
+fn << call_p.fn;
+a << call_p.A;
 arg;
 @@
 
-e = timerconv.planned("calls", p)
+e = timerconv.planned("calls", p[0].current_element, fn, a)
 if e is None:
 	cocci.include_match(False)
 else:
 	coccinelle.arg = cocci.make_expr(e["arg"])
 
 @call_x depends on patch@
-identifier call_p.fn;
-expression call_p.A, call_mk.arg;
+identifier fn;
+expression A;
+expression call_mk.arg;
 position call_p.p, px;
 @@
 
@@ -110,6 +113,8 @@ position call_p.p, px;
 
 @script:python@
 p << call_x.px;
+fn << call_x.fn;
+a << call_x.A;
 @@
 
-timerconv.done("calls", p)
+timerconv.done("calls", p[0].current_element, fn, a)

@@ -9,8 +9,13 @@ rules and, through the environment:
 
 In facts mode the rules print one JSON record per line, prefixed with
 "TIMERCONV ", to stdout; the driver parses nothing else.  In patch mode
-they rewrite exactly what the plan names, keyed by "line:column" of the
-construct's first token, and print a "done" record for each rewrite.
+they rewrite exactly what the plan names and print a "done" record for
+each rewrite.
+
+The plan names a construct by text, not by position: the enclosing
+function, the API name and the operands as spatch prints them, joined by
+"|".  Positions would not do: once a rule has changed a function, spatch
+1.1.1 reports wrong lines for what later rules match in it.
 """
 
 import json
@@ -36,9 +41,14 @@ def key(p):
     return "%s:%s" % (p[0].line, p[0].column)
 
 
-def planned(section, p):
-    """The plan entry for the construct at position p, or None."""
-    return _load_plan().get(section, {}).get(key(p))
+def name(*parts):
+    """The plan's name for a construct: its parts joined by "|"."""
+    return "|".join(" ".join(str(x).split()) for x in parts)
+
+
+def planned(section, *parts):
+    """The plan entry for the construct named by parts, or None."""
+    return _load_plan().get(section, {}).get(name(*parts))
 
 
 def renames():
@@ -72,5 +82,5 @@ def extent(p):
             "last": int(p[0].current_element_line_end)}
 
 
-def done(section, p):
-    emit("done", section=section, at=key(p))
+def done(section, *parts):
+    emit("done", section=section, name=name(*parts))

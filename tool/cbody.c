@@ -145,3 +145,78 @@ GHashTable *enclosing_params(struct cfile *f, struct fpos at)
 	}
 	return names;
 }
+
+/* Tokens of the function body enclosing `at`: [*open, *close]. */
+static bool body_around(const struct token *t, size_t n, size_t i,
+			size_t *open, size_t *close)
+{
+	int depth = 0;
+	size_t brace = n;
+
+	for (size_t k = i; k-- > 0;) {
+		if (t[k].flags & TF_PP)
+			continue;
+		if (tok_punct(&t[k], '}'))
+			depth++;
+		else if (tok_punct(&t[k], '{')) {
+			if (depth == 0)
+				brace = k;
+			else
+				depth--;
+		}
+	}
+	if (brace >= n)
+		return false;
+	*open = brace;
+	*close = tok_match_close(t, n, brace);
+	return true;
+}
+
+char *local_alias(struct cfile *f, struct fpos at, const char *name)
+{
+	size_t n;
+	const struct token *t = cfile_tokens(f, &n);
+	size_t i = token_at(t, n, at), open, close;
+	GString *init = NULL;
+	guint decls = 0;
+
+	if (i >= n || !body_around(t, n, i, &open, &close))
+		return NULL;
+	for (size_t k = open + 1; k < close; k++) {
+		if (t[k].kind != TOK_IDENT || !tok_is(&t[k], name,
+						       strlen(name)) ||
+		    is_member_name(t, k))
+			continue;
+		/* struct timer_list *name = EXPR; */
+		if (k >= 3 && tok_punct(&t[k - 1], '*') &&
+		    TOK_IS(&t[k - 2], "timer_list") &&
+		    TOK_IS(&t[k - 3], "struct") && tok_punct(&t[k + 1], '=')) {
+			size_t e = k + 2;
+
+			decls++;
+			init = g_string_new(NULL);
+			for (; e < close && !tok_punct(&t[e], ';') &&
+			       !tok_punct(&t[e], ','); e++) {
+				if (init->len)
+					g_string_append_c(init, ' ');
+				g_string_append_len(init, t[e].p, t[e].len);
+			}
+			continue;
+		}
+		/* assigned again, or its address taken: not an alias */
+		if ((tok_punct(&t[k + 1], '=')) || tok_punct(&t[k - 1], '&') ||
+		    TOK_IS(&t[k + 1], "++") || TOK_IS(&t[k - 1], "++") ||
+		    TOK_IS(&t[k + 1], "--") || TOK_IS(&t[k - 1], "--")) {
+			if (init)
+				g_string_free(init, TRUE);
+			return NULL;
+		}
+	}
+	if (!init)
+		return NULL;
+	if (decls != 1 || init->str[0] != '&') {
+		g_string_free(init, TRUE);
+		return NULL;
+	}
+	return g_string_free(init, FALSE);
+}

@@ -27,6 +27,12 @@ bool cbody_analyse(struct cfile *f, struct fpos at, const char *param,
 		   const char *local, struct fpos local_at, struct cbody *out);
 void cbody_clear(struct cbody *b);
 
+/*
+ * The timer a local `struct timer_list *name = &x->t;` stands for, when
+ * the function enclosing `at` never changes it: "& x -> t", or NULL.
+ */
+char *local_alias(struct cfile *f, struct fpos at, const char *name);
+
 /* Parameter names of the function enclosing `at` (empty if none). */
 GHashTable *enclosing_params(struct cfile *f, struct fpos at);
 

@@ -51,10 +51,11 @@ struct unit;
 struct plan_item {
 	struct cfile *file;
 	const char *section;		/* setups, inits, callbacks, ... */
-	struct fpos at;
+	char *key;			/* how the rules name it: plan_key() */
+	struct fpos at;			/* where the facts pass saw it */
 	JsonObject *entry;
 	char *what;			/* for messages: "setup_timer()" */
-	const char *name;		/* callback name, for protos */
+	const char *callback;		/* the callback it belongs to */
 };
 
 enum outcome {
@@ -108,6 +109,9 @@ GPtrArray *refs_files(const struct tree *tree, GPtrArray *files,
 		      GHashTable *names, int jobs);
 
 /* plan.c */
+/* The rules' name for a construct: its parts, blank-normalised, joined by
+ * "|" (cocci/timerconv.py computes the same). NULL ends the list. */
+char *plan_key(const char *first, ...) G_GNUC_NULL_TERMINATED;
 void plan_build(struct conversion *cv);
 void plan_settle(struct conversion *cv);
 void unit_refuse(struct unit *u, const char *where, const char *fmt, ...)

@@ -239,12 +239,12 @@ static void add_record(struct file_facts *ff, JsonObject *o,
 		g_free(name);
 	} else if (!strcmp(kind, "done")) {
 		char *section = str(o, "section");
-		char *at = str(o, "at");
+		char *name = str(o, "name");
 
 		g_hash_table_add(ff->done, g_strdup_printf("%s\n%s", section,
-							   at));
+							   name));
 		g_free(section);
-		g_free(at);
+		g_free(name);
 	}
 }
 
@@ -316,9 +316,9 @@ const char *facts_type(const struct file_facts *ff, const char *func,
 }
 
 bool facts_done(const struct file_facts *ff, const char *section,
-		struct fpos at)
+		const char *name)
 {
-	char *key = g_strdup_printf("%s\n%u:%u", section, at.line, at.col);
+	char *key = g_strdup_printf("%s\n%s", section, name);
 	bool done = g_hash_table_contains(ff->done, key);
 
 	g_free(key);

@@ -86,7 +86,7 @@ struct file_facts {
 	GPtrArray *calls;	/* struct f_named */
 	GPtrArray *refs;	/* struct f_named (positions only) */
 	GHashTable *types;	/* "func\nname" -> type */
-	GHashTable *done;	/* "section\nline:col" -> 1 (patch mode) */
+	GHashTable *done;	/* "section\nname" (patch mode) */
 	guint records;
 };
 
@@ -97,7 +97,7 @@ void facts_free(struct file_facts *ff);
 const char *facts_type(const struct file_facts *ff, const char *func,
 		       const char *name);
 bool facts_done(const struct file_facts *ff, const char *section,
-		struct fpos at);
+		const char *name);
 
 struct f_setup *facts_setup_at(const struct file_facts *ff, struct fpos at);
 

@@ -267,6 +267,8 @@ bool pipeline_run(struct run *r, const struct pipeline_opts *o,
 	if (!any_work(r))
 		return true;
 	plan_build(&r->cv);
+	if (o->after_plan)
+		o->after_plan(&r->cv, o->ctx);
 	if (!rewrite_run(&r->cv, &r->env, error))
 		return false;
 	plan_settle(&r->cv);

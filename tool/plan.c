@@ -380,9 +380,19 @@ static struct binding *binding_new(struct planner *pl, enum bkind kind,
 
 static void bind_timer(struct planner *pl, struct callback *cb,
 		       struct binding *b, const char *timer, const char *func,
-		       const char *data)
+		       const char *data, struct fpos at)
 {
+	char *alias = NULL;
+
 	b->chain_ok = chain_parse(timer, &b->chain);
+	/* struct timer_list *timer = &ch->retry_timer; init_timer(timer); */
+	if (b->chain_ok && !b->chain.addr && !b->chain.segs->len)
+		alias = local_alias(b->file, at, b->chain.base);
+	if (alias) {
+		chain_clear(&b->chain);
+		b->chain_ok = chain_parse(alias, &b->chain);
+		g_free(alias);
+	}
 	if (!b->chain_ok) {
 		b->key = g_strdup_printf("expr:%s:%s", b->file->path, timer);
 		b->rel.rel = REL_NOT_MEMBER;
@@ -396,6 +406,19 @@ static void bind_timer(struct planner *pl, struct callback *cb,
 	}
 	if (data)
 		b->data_type = pointee_type(pl->cv, b->file, func, data);
+	/* setup_timer(&p->t, fn, i) with `int i`: an integer, not a pointer */
+	if (data && b->rel.rel == REL_NOT_CONTAINER) {
+		char *bare = strip_casts(data);
+		struct ctype t;
+
+		if (bare && is_ident(bare) &&
+		    var_type(pl->cv, b->file, func, bare, &t) && !t.ptr &&
+		    !g_str_has_prefix(t.tag, "struct ") &&
+		    !g_str_has_prefix(t.tag, "union "))
+			b->rel.rel = REL_INTEGER;
+		ctype_clear(&t);
+		g_free(bare);
+	}
 	node_union(pl, cb->node, key_node(pl, b->key));
 }
 
@@ -470,7 +493,8 @@ static void add_setup_bindings(struct planner *pl, struct cfile *f)
 		}
 		/* init_timer(&t) names the timer as &t, the setups too. */
 		bind_timer(pl, cb, b, s->timer, s->func,
-			   s->kind == FS_INIT && !s->has_data ? NULL : s->data);
+			   s->kind == FS_INIT && !s->has_data ? NULL : s->data,
+			   s->at);
 	}
 }
 
@@ -552,7 +576,7 @@ static void add_assign_bindings(struct planner *pl, struct cfile *f)
 
 			b->assign = a;
 			timer = addr_of(a->object);
-			bind_timer(pl, cb, b, timer, a->func, NULL);
+			bind_timer(pl, cb, b, timer, a->func, NULL, a->at);
 			g_free(timer);
 		}
 	}
@@ -839,6 +863,34 @@ static const char *check_field(struct conversion *cv, const char *file,
 	return why;
 }
 
+/* Do two timer keys name the same timer?  A file-local key (type not
+ * known) matches a known one of the same field in that file. */
+static bool same_timer(const struct binding *a, const struct binding *b)
+{
+	const char *ha, *hb;
+
+	if (!strcmp(a->key, b->key))
+		return true;
+	if (a->key[0] != '?' && b->key[0] != '?')
+		return false;
+	ha = strchr(a->key, '#');
+	hb = strchr(b->key, '#');
+	return ha && hb && a->file == b->file && !strcmp(ha, hb);
+}
+
+/* The setup that gives the timer of a .function assignment its data. */
+static struct binding *data_setup(struct planner *pl, struct binding *fb)
+{
+	for (guint k = 0; k < pl->bindings->len; k++) {
+		struct binding *o = pl->bindings->pdata[k];
+
+		if ((o->kind == B_SETUP || o->kind == B_INIT) &&
+		    o->rel.rel == REL_CONTAINER && same_timer(o, fb))
+			return o;
+	}
+	return NULL;
+}
+
 static bool decide_data_user(struct planner *pl, struct callback *cb,
 			     struct unit *u)
 {
@@ -865,13 +917,21 @@ static bool decide_data_user(struct planner *pl, struct callback *cb,
 				    cb->name);
 			goto out;
 		}
-		if (b->kind == B_FUNCTION)
-			continue;
 		if (b->kind == B_INIT && !b->setup->has_data) {
 			unit_refuse(u, at,
 				    "%s() uses its data but init_timer() here sets no .data",
 				    cb->name);
 			goto out;
+		}
+		/* .function = fn: the data is what the timer's setup gave */
+		if (b->kind == B_FUNCTION) {
+			b = data_setup(pl, b);
+			if (!b) {
+				unit_refuse(u, at,
+					    "%s() is set as .function here, but no setup of that timer passes its container",
+					    cb->name);
+				goto out;
+			}
 		}
 		why = relation_reason(b->rel.rel);
 		if (why) {
@@ -898,31 +958,6 @@ static bool decide_data_user(struct planner *pl, struct callback *cb,
 		hop = b->rel.hop;
 		if (b->container)
 			container = b->container;
-	}
-	/* .function = fn on a timer: its data comes from a setup of it. */
-	for (guint i = 0; i < cb->bindings->len; i++) {
-		struct binding *b = cb->bindings->pdata[i];
-		bool found = false;
-
-		if (b->kind != B_FUNCTION)
-			continue;
-		for (guint k = 0; k < pl->bindings->len && !found; k++) {
-			struct binding *o = pl->bindings->pdata[k];
-
-			found = (o->kind == B_SETUP || o->kind == B_INIT) &&
-				!strcmp(o->key, b->key) &&
-				o->rel.rel == REL_CONTAINER && field &&
-				!strcmp(o->rel.field, field) &&
-				!g_strcmp0(o->rel.hop, hop);
-		}
-		if (!found) {
-			g_free(at);
-			at = where(b->file, b->assign->at.line);
-			unit_refuse(u, at,
-				    "%s() is set as .function here, but no setup of that timer passes its container",
-				    cb->name);
-			goto out;
-		}
 	}
 	g_free(at);
 	at = where(cb->def_file, cb->def->at.line);
@@ -1071,6 +1106,20 @@ static bool decide_callback(struct planner *pl, struct callback *cb,
 		ok = true;
 		goto out;
 	}
+	/* It uses its data: an integer handed in cannot become a timer. */
+	for (guint i = 0; i < cb->bindings->len; i++) {
+		struct binding *b = cb->bindings->pdata[i];
+
+		if (b->rel.rel == REL_INTEGER ||
+		    (b->kind == B_DEFINE && b->setup->data &&
+		     expr_is_integer(b->setup->data))) {
+			char *w = where(b->file, b->setup->at.line);
+
+			unit_refuse(u, w, "integer data that the callback uses");
+			g_free(w);
+			goto out;
+		}
+	}
 	if (cb->body.param_uses->len != 1 || casts != 1 ||
 	    !fpos_eq(g_array_index(cb->body.param_uses, struct fpos, 0),
 		     cast->data_at)) {
@@ -1140,18 +1189,40 @@ out:
 
 /* ---- plan items ---- */
 
+char *plan_key(const char *first, ...)
+{
+	GString *s = g_string_new(NULL);
+	va_list ap;
+	const char *part = first;
+
+	va_start(ap, first);
+	for (bool sep = false; part; part = va_arg(ap, const char *)) {
+		char *norm = text_normalize(part, strlen(part));
+
+		if (sep)
+			g_string_append_c(s, '|');
+		g_string_append(s, norm);
+		g_free(norm);
+		sep = true;
+	}
+	va_end(ap);
+	return g_string_free(s, FALSE);
+}
+
+/* key is taken over */
 static void item(struct unit *u, struct cfile *f, const char *section,
-		 struct fpos at, JsonObject *entry, const char *what,
-		 const char *name)
+		 char *key, struct fpos at, JsonObject *entry,
+		 const char *what, const char *callback)
 {
 	struct plan_item *it = g_new0(struct plan_item, 1);
 
 	it->file = f;
 	it->section = section;
+	it->key = key;
 	it->at = at;
 	it->entry = entry;
 	it->what = g_strdup(what);
-	it->name = name;
+	it->callback = callback;
 	g_ptr_array_add(u->items, it);
 	g_hash_table_add(u->files, f);
 }
@@ -1191,21 +1262,30 @@ static void binding_items(struct planner *pl, struct unit *u,
 	switch (b->kind) {
 	case B_SETUP:
 		flags = init_flags(api, b->setup->flags);
-		item(u, b->file, "setups", b->setup->at,
+		item(u, b->file, "setups",
+		     plan_key(b->setup->func, api->name, b->setup->timer,
+			      b->setup->fn, NULL),
+		     b->setup->at,
 		     obj_str("api", api->on_stack ? "timer_setup_on_stack" :
 						    "timer_setup",
 			     "flags", flags),
 		     api->name, NULL);
 		break;
 	case B_INIT:
-		item(u, b->file, "inits", b->setup->at,
+		item(u, b->file, "inits",
+		     plan_key(b->setup->func, api->name, b->setup->timer, NULL),
+		     b->setup->at,
 		     obj_str("api", api->on_stack ? "timer_setup_on_stack" :
 						    "timer_setup",
 			     "flags", api->flags),
 		     api->name, NULL);
 		break;
 	case B_DEFINE:
-		item(u, b->file, "defines", b->setup->at,
+		item(u, b->file, "defines",
+		     api->kind == API_DEFINE ?
+		     plan_key("DEFINE_TIMER", b->setup->name, NULL) :
+		     plan_key(b->setup->func, api->name, b->setup->fn, NULL),
+		     b->setup->at,
 		     obj_str("flags", initializer_flags(b->setup->api), NULL,
 			     NULL),
 		     b->setup->api, NULL);
@@ -1237,12 +1317,12 @@ static void callback_items(struct planner *pl, struct unit *u,
 		json_object_set_string_member(o, "field", cb->field);
 		json_object_set_string_member(o, "container_of", container_of);
 	}
-	item(u, cb->def_file, "callbacks", cb->def->at, o, "callback",
-	     cb->name);
+	item(u, cb->def_file, "callbacks", plan_key(cb->name, NULL),
+	     cb->def->at, o, "callback", cb->name);
 	for (guint i = 0; i < cb->protos->len; i++) {
 		struct cref *r = cb->protos->pdata[i];
 
-		item(u, r->file, "protos", r->n->at,
+		item(u, r->file, "protos", plan_key(cb->name, NULL), r->n->at,
 		     obj_str("param", cb->param, NULL, NULL), "prototype",
 		     cb->name);
 	}
@@ -1251,8 +1331,9 @@ static void callback_items(struct planner *pl, struct unit *u,
 		char *arg = call_arg(pl, cb, r, u);
 
 		if (arg)
-			item(u, r->file, "calls", r->n->at,
-			     obj_str("arg", arg, NULL, NULL), "call",
+			item(u, r->file, "calls",
+			     plan_key(r->n->func, cb->name, r->n->arg, NULL),
+			     r->n->at, obj_str("arg", arg, NULL, NULL), "call",
 			     cb->name);
 		g_free(arg);
 	}
@@ -1505,7 +1586,6 @@ JsonObject *plan_for_file(struct conversion *cv, struct cfile *f)
 		for (guint k = 0; k < u->items->len; k++) {
 			struct plan_item *it = u->items->pdata[k];
 			JsonObject *sec;
-			char *pos;
 
 			if (it->file != f)
 				continue;
@@ -1513,10 +1593,8 @@ JsonObject *plan_for_file(struct conversion *cv, struct cfile *f)
 				json_object_set_object_member(plan,
 					it->section, json_object_new());
 			sec = json_object_get_object_member(plan, it->section);
-			pos = g_strdup_printf("%u:%u", it->at.line, it->at.col);
-			json_object_set_object_member(sec, pos,
+			json_object_set_object_member(sec, it->key,
 				json_object_ref(it->entry));
-			g_free(pos);
 			n++;
 		}
 	}

@@ -105,11 +105,11 @@ static void verify(struct conversion *cv, struct cfile *f,
 
 			if (it->file != f)
 				continue;
-			ok = f->done && facts_done(f->done, it->section, it->at);
+			ok = f->done && facts_done(f->done, it->section, it->key);
 			/* spatch updates a prototype in the definition's file
 			 * along with the definition */
 			if (!ok && !strcmp(it->section, "protos") && after)
-				ok = !still_ulong(after, it->name);
+				ok = !still_ulong(after, it->callback);
 			if (is_site_item(it))
 				planned_sites++;
 			if (ok)

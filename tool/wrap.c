@@ -102,17 +102,17 @@ static long top_level(const char *s, char c, bool assign_only)
 				return -1;
 			continue;
 		}
-		if (strchr("([{", ch))
-			depth++;
-		else if (strchr(")]}", ch))
-			depth--;
-		else if (ch == c && depth == 0) {
+		if (ch == c && depth == 0) {
 			if (assign_only && (strchr("=!<>+-*/%&|^", s[i + 1]) ||
 					    (i > 0 && strchr("=!<>+-*/%&|^",
 							     s[i - 1]))))
 				continue;
 			return i;
 		}
+		if (strchr("([{", ch))
+			depth++;
+		else if (strchr(")]}", ch))
+			depth--;
 	}
 	return -1;
 }

@@ -1,0 +1,20 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef TIMERCONV_GITUTIL_H
+#define TIMERCONV_GITUTIL_H
+
+#include <glib.h>
+#include <stdbool.h>
+
+/*
+ * Run `git -C dir ARGS...` (NULL-terminated); *out gets stdout (may be
+ * NULL).  A non-zero exit is an error carrying git's stderr.
+ */
+bool git_run(const char *dir, char **out, GError **error, ...)
+	G_GNUC_NULL_TERMINATED;
+bool git_runv(const char *dir, const char *const *args, char **out,
+	      GError **error);
+
+/* The value of a git config key, or NULL. */
+char *git_config(const char *dir, const char *key);
+
+#endif
