@@ -389,8 +389,9 @@ static const char *requires_note(struct series *s)
 {
 	if (!strcmp(container_of_name(s), "timer_container_of"))
 		return "This uses timer_container_of(), which replaced from_timer() in v6.16.\n";
-	return "This requires commit " REQUIRES_SHA " (\"" REQUIRES_SUBJ "\")\n"
-	       "in v4.14-rc3, which added timer_setup() and from_timer().\n";
+	return "This requires commit " REQUIRES_SHA " (\"timer: Prepare to change timer\n"
+	       "callback argument type\") in v4.14-rc3, which added timer_setup()\n"
+	       "and from_timer().\n";
 }
 
 /* Insert To:/Cc: after the Subject header, the note after the first ---. */
@@ -461,8 +462,11 @@ static char *cover_blurb(struct series *s)
 	for (guint i = 0; i < s->patches->len; i++) {
 		struct patch *p = s->patches->pdata[i];
 
-		g_string_append_printf(b, "  %u/%u %s: %s\n", i + 1,
+		g_string_append_printf(b, "  %u/%u %s (%s):\n", i + 1,
 				       s->patches->len, p->prefix, p->key);
+		for (guint k = 0; k < p->files->len; k++)
+			g_string_append_printf(b, "        %s\n",
+				((struct cfile *)p->files->pdata[k])->path);
 	}
 	g_string_append_c(b, '\n');
 	refused_list(s, b);
@@ -644,7 +648,14 @@ static bool write_series(struct series *s, GError **error)
 			done = decorate(filled, to, cc, NULL);
 			g_free(filled);
 		} else {
-			done = decorate(text, to, cc, requires_note(s));
+			char *body = decorate(text, to, cc, requires_note(s));
+
+			/* format-patch puts base-commit in the cover letter
+			 * only; every patch carries it, as for one patch */
+			done = s->is_git ? g_strdup_printf("%s\nbase-commit: %s\n",
+							   body, s->base_sha) :
+					   g_strdup(body);
+			g_free(body);
 		}
 		ok = g_file_set_contents(path, done, -1, error);
 		g_free(done);

@@ -149,8 +149,17 @@ bool target_resolve(struct target *tg, const char *spec, const char *root,
 	}
 	from_header(tg, ids);
 	g_hash_table_destroy(ids);
-	tg->note = g_strdup_printf("target %s (auto, from %s)",
-				   api_level_name(tg->level), tg->header);
+	{
+		/* name the header as the tree does: include/linux/timer.h */
+		size_t n = strlen(root);
+		const char *shown = tg->header;
+
+		if (!kernel_headers && !strncmp(shown, root, n) &&
+		    shown[n] == '/')
+			shown += n + 1;
+		tg->note = g_strdup_printf("target %s (auto, from %s)",
+					   api_level_name(tg->level), shown);
+	}
 	return true;
 }
 

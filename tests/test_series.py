@@ -1,0 +1,309 @@
+# SPDX-License-Identifier: GPL-2.0
+"""timerconv series on fixtures/sample-tree, turned into a git repository
+with a little history in a temporary directory."""
+
+import re
+import shutil
+import subprocess
+
+import pytest
+
+from conftest import FIXTURES, SHIMS, git, make_git_tree, timerconv
+
+SAMPLE = FIXTURES / "sample-tree"
+
+
+def commit(tree, message, path, line="/* touched */\n"):
+    with open(tree / path, "a") as f:
+        f.write(line)
+    git("add", path, cwd=tree)
+    git("-c", "user.name=Ada Acme", "-c", "user.email=ada@acme.example",
+        "commit", "-q", "-m", message, cwd=tree)
+
+
+@pytest.fixture
+def tree(tmp_path):
+    t = make_git_tree(SAMPLE, tmp_path / "linux")
+    commit(t, "acme: Fix the link check", "drivers/net/ethernet/acme/acme.h")
+    commit(t, "acme: Use round_jiffies for the watchdog",
+           "drivers/net/ethernet/acme/acme_main.c")
+    commit(t, "Input: beeper - stop the tone on suspend",
+           "drivers/input/misc/beeper.c")
+    commit(t, "Input: beeper - fix a typo", "drivers/input/misc/beeper.c")
+    return t
+
+
+def series(tree, out, *args, status=0):
+    return timerconv("series", "-C", tree, "--out", out, *args,
+                     check=status)
+
+
+def patches(out):
+    return sorted(p for p in out.iterdir() if p.name != "0000-cover-letter.patch")
+
+
+def header(text, name):
+    """A mail header, unfolded."""
+    m = re.search(r"^%s: (.*(?:\n .*)*)" % name, text, re.M)
+    return re.sub(r"\n\s+", " ", m.group(1)) if m else None
+
+
+def files_of(patch_text):
+    return re.findall(r"^diff --git a/(\S+) ", patch_text, re.M)
+
+
+def test_patch_files_are_git_format_patch(tree, tmp_path):
+    out = tmp_path / "out"
+    series(tree, out)
+    names = sorted(p.name for p in out.iterdir())
+    assert names[0] == "0000-cover-letter.patch"
+    total = len(names) - 1
+    for n, p in enumerate(patches(out), 1):
+        assert re.match(r"%04d-[\w-]+\.patch$" % n, p.name)
+        text = p.read_text()
+        assert text.startswith("From ")
+        assert header(text, "From") and header(text, "Date")
+        assert re.search(r"^Subject: \[PATCH %d/%d\] [\w /:.-]+: Convert "
+                         r"timers to use timer_setup\(\)$" % (n, total),
+                         text, re.M)
+        assert "from_timer()" in text
+        assert re.search(r"^Signed-off-by: .+ <.+>$", text, re.M)
+        assert re.search(r"^ \d+ files? changed", text, re.M)
+        assert "\nbase-commit: " in text
+
+
+def test_seed_unit_stays_in_one_patch(tree, tmp_path):
+    out = tmp_path / "out"
+    series(tree, out)
+    owners = [p for p in patches(out) if "mm/page-writeback.c" in
+              files_of(p.read_text())]
+    assert len(owners) == 1
+    assert set(files_of(owners[0].read_text())) == {
+        "block/blk-core.c", "include/linux/writeback.h",
+        "mm/page-writeback.c"}
+
+
+def test_grouping_follows_maintainers(tree, tmp_path):
+    out = tmp_path / "out"
+    series(tree, out)
+    by_to = {header(p.read_text(), "To"): files_of(p.read_text())
+             for p in patches(out)}
+    # most specific F: wins: acme beats NETWORKING DRIVERS' drivers/net/
+    assert by_to["Ada Acme <ada@acme.example>"] == [
+        "drivers/net/ethernet/acme/acme_main.c"]
+    # X: takes the legacy speaker out of INPUT, to THE REST
+    assert by_to["Ines Input <ines@input.example>"] == [
+        "drivers/input/misc/beeper.c"]
+    assert sorted(by_to["Tom Rest <tom@rest.example>"]) == [
+        "drivers/input/misc/pcspkr_legacy.c",
+        "drivers/watchdog/acme_wdt.c"]
+
+
+def test_unit_spanning_sections_goes_with_its_setup_and_ccs_the_rest(
+        tree, tmp_path):
+    out = tmp_path / "out"
+    series(tree, out)
+    block = [p.read_text() for p in patches(out)
+             if "block/blk-core.c" in files_of(p.read_text())][0]
+    assert header(block, "To") == "Bo Block <bo@block.example>"
+    cc = header(block, "Cc")
+    assert "Mia Memory <mia@mm.example>" in cc      # mm/ and writeback.h
+    assert "linux-mm@kvack.example.org" in cc
+    assert "linux-block@vger.example.org" in cc
+
+
+def test_reviewers_and_lists_are_cc(tree, tmp_path):
+    out = tmp_path / "out"
+    series(tree, out)
+    inp = [p.read_text() for p in patches(out)
+           if "drivers/input/misc/beeper.c" in files_of(p.read_text())][0]
+    assert header(inp, "Cc") == ("Rui Reviewer <rui@input.example>, "
+                                 "linux-input@vger.example.org")
+
+
+def test_subject_prefix_comes_from_history(tree, tmp_path):
+    out = tmp_path / "out"
+    series(tree, out)
+    subjects = [header(p.read_text(), "Subject") for p in patches(out)]
+    assert ("[PATCH 4/4] acme: Convert timers to use timer_setup()"
+            in subjects)
+    assert ("[PATCH 2/4] Input: Convert timers to use timer_setup()"
+            in subjects)
+    # no history for block/: the path names it
+    assert ("[PATCH 1/4] block: Convert timers to use timer_setup()"
+            in subjects)
+
+
+def test_note_below_the_dashes_names_the_required_commit(tree, tmp_path):
+    out = tmp_path / "out"
+    series(tree, out)
+    text = patches(out)[0].read_text()
+    below = text.split("\n---\n", 1)[1]
+    assert below.startswith("This requires commit 686fef928bba")
+    assert "v4.14-rc3" in below.split("---")[0]
+
+
+def test_cover_letter_lists_patches_refusals_and_base(tree, tmp_path):
+    out = tmp_path / "out"
+    series(tree, out)
+    cover = (out / "0000-cover-letter.patch").read_text()
+    base = git("rev-parse", "HEAD", cwd=tree).strip()
+    assert re.search(r"^Subject: \[PATCH 0/4\] Convert timers to use "
+                     r"timer_setup\(\)$", cover, re.M)
+    assert "*** SUBJECT HERE ***" not in cover
+    assert "*** BLURB HERE ***" not in cover
+    for n in range(1, 5):
+        assert "  %d/4 " % n in cover
+    assert ("sound/isa/acme_snd.c:24: setup_timer: data is not the "
+            "timer's container") in cover
+    assert "686fef928bba" in cover and "v4.14-rc3" in cover
+    assert base in cover
+    to = header(cover, "To")
+    for who in ("Bo Block", "Ines Input", "Tom Rest", "Ada Acme"):
+        assert who in to
+
+
+def test_git_am_of_the_series_reproduces_convert(tree, tmp_path):
+    out = tmp_path / "out"
+    series(tree, out)
+    clone = tmp_path / "clone"
+    git("clone", "-q", str(tree), str(clone), cwd=tmp_path)
+    git("-c", "user.name=Bo Block", "-c", "user.email=bo@block.example",
+        "am", "-q", *map(str, patches(out)), cwd=clone)
+    converted = tmp_path / "converted"
+    shutil.copytree(tree, converted)
+    timerconv("convert", "-C", converted, "--in-place", check=0)
+    diff = subprocess.run(["diff", "-r", "-x", ".git", str(converted),
+                           str(clone)], capture_output=True, text=True)
+    assert diff.returncode == 0, diff.stdout
+
+
+def test_every_prefix_of_the_series_applies(tree, tmp_path):
+    out = tmp_path / "out"
+    series(tree, out)
+    for n in range(1, len(patches(out)) + 1):
+        clone = tmp_path / ("c%d" % n)
+        git("clone", "-q", str(tree), str(clone), cwd=tmp_path)
+        git("-c", "user.name=B", "-c", "user.email=b@x", "am", "-q",
+            *map(str, patches(out)[:n]), cwd=clone)
+
+
+def test_checkpatch_is_run_and_finds_no_errors(tree, tmp_path):
+    proc = series(tree, tmp_path / "out")
+    lines = [l for l in proc.stderr.splitlines() if "checkpatch" in l]
+    assert len(lines) == 4
+    assert all(l.endswith("no errors") for l in lines), lines
+
+
+def test_the_tree_is_not_modified(tree, tmp_path):
+    before = git("status", "--porcelain", cwd=tree)
+    head = git("rev-parse", "HEAD", cwd=tree)
+    series(tree, tmp_path / "out")
+    assert git("status", "--porcelain", cwd=tree) == before
+    assert git("rev-parse", "HEAD", cwd=tree) == head
+    assert git("worktree", "list", cwd=tree).count("\n") == 1
+
+
+def test_base_check_refuses_a_tree_without_timer_setup(tree, tmp_path):
+    shutil.copy(SHIMS / "old" / "linux" / "timer.h",
+                tree / "include" / "linux" / "timer.h")
+    git("commit", "-q", "-am", "timer: go back to v4.13", cwd=tree)
+    proc = series(tree, tmp_path / "out", status=2)
+    assert "has no timer_setup()" in proc.stderr
+    assert "v4.15-rc1" in proc.stderr and "v4.14-rc3" in proc.stderr
+    assert not (tmp_path / "out").exists()
+    series(tree, tmp_path / "forced", "--force")
+
+
+def test_base_rev_is_used_for_patches_and_for_the_check(tree, tmp_path):
+    old = git("rev-parse", "HEAD", cwd=tree).strip()
+    shutil.copy(SHIMS / "old" / "linux" / "timer.h",
+                tree / "include" / "linux" / "timer.h")
+    git("commit", "-q", "-am", "timer: go back to v4.13", cwd=tree)
+    out = tmp_path / "out"
+    series(tree, out, "--base", old)
+    cover = (out / "0000-cover-letter.patch").read_text()
+    assert "base-commit: %s" % old in cover
+    proc = series(tree, tmp_path / "o2", "--base", "HEAD", status=2)
+    assert "has no timer_setup()" in proc.stderr
+
+
+def test_upstream_drops_an_already_converted_unit(tree, tmp_path):
+    # upstream took the acme conversion already
+    up = tmp_path / "up"
+    git("checkout", "-q", "-b", "next", cwd=tree)
+    timerconv("convert", "-C", tree, "--in-place",
+              "drivers/net/ethernet/acme", check=0)
+    git("commit", "-q", "-am", "acme: Convert timers to use timer_setup()",
+        cwd=tree)
+    git("checkout", "-q", "master", cwd=tree)
+    out = tmp_path / "out"
+    series(tree, out, "--upstream", "next")
+    assert len(patches(out)) == 3
+    assert not any("acme_main.c" in files_of(p.read_text())
+                   for p in patches(out))
+    assert "already in next" in (out / "0000-cover-letter.patch").read_text()
+
+
+def test_branch_creates_one_commit_per_patch(tree, tmp_path):
+    head = git("rev-parse", "HEAD", cwd=tree).strip()
+    timerconv("series", "-C", tree, "--branch", "timers", check=0)
+    log = git("log", "--format=%s", "%s..timers" % head, cwd=tree)
+    assert len(log.splitlines()) == 4
+    assert all(l.endswith(": Convert timers to use timer_setup()")
+               for l in log.splitlines())
+    author = git("log", "-1", "--format=%an <%ae>", "timers", cwd=tree)
+    assert author.strip() == git("config", "user.name", cwd=tree).strip() \
+        + " <" + git("config", "user.email", cwd=tree).strip() + ">"
+    assert git("rev-parse", "HEAD", cwd=tree).strip() == head
+    # no patch files unless --out is given as well
+    assert not (tree / "timerconv-series").exists()
+
+
+def test_branch_refuses_a_dirty_tree(tree, tmp_path):
+    with open(tree / "block" / "blk-core.c", "a") as f:
+        f.write("/* local change */\n")
+    proc = timerconv("series", "-C", tree, "--branch", "timers", check=2)
+    assert "uncommitted changes" in proc.stderr
+
+
+def test_out_that_is_not_empty_is_refused_unless_force(tree, tmp_path):
+    out = tmp_path / "out"
+    out.mkdir()
+    (out / "old.patch").write_text("x")
+    proc = series(tree, out, status=2)
+    assert "not empty" in proc.stderr
+    series(tree, out, "--force")
+
+
+def test_not_a_git_repository(tmp_path):
+    plain = tmp_path / "plain"
+    shutil.copytree(SAMPLE, plain)
+    proc = timerconv("series", "-C", plain, "--out", tmp_path / "o",
+                     check=2)
+    assert "not a git repository" in proc.stderr
+    # --split directory with --out needs only files
+    out = tmp_path / "dir"
+    timerconv("series", "-C", plain, "--split", "directory", "--out", out,
+              check=0)
+    assert len(patches(out)) >= 4
+    assert "base-commit" not in (out / "0000-cover-letter.patch").read_text()
+
+
+def test_split_directory_and_none(tree, tmp_path):
+    out = tmp_path / "dir"
+    series(tree, out, "--split", "directory")
+    dirs = [sorted({f.rsplit("/", 1)[0] for f in files_of(p.read_text())})
+            for p in patches(out)]
+    assert ["drivers/net/ethernet/acme"] in dirs
+    one = tmp_path / "none"
+    series(tree, one, "--split", "none")
+    assert len(patches(one)) == 1
+    assert "[PATCH 1/1]" in patches(one)[0].read_text()
+
+
+def test_dry_run_writes_nothing(tree, tmp_path):
+    out = tmp_path / "out"
+    proc = series(tree, out, "--dry-run")
+    assert not out.exists()
+    assert "[PATCH 1/4]" in proc.stdout
