@@ -1439,12 +1439,17 @@ static void build_units(struct planner *pl)
 			unit_add_site(u, b->csite);
 			unit_add_site(u, b->data_csite);
 		}
-		if (cb->def_file) {
+		if (cb->def_file)
 			g_hash_table_add(u->files, cb->def_file);
-			unit_add_site(u, find_csite(cv, cb->def_file,
-						    cb->def->at.line,
-						    cb->def->at.col,
-						    SITE_ULONG_CALLBACK));
+		/* the scan's site for the definition, parsed or not */
+		for (guint k = 0; k < cv->sites->len; k++) {
+			struct csite *cs = cv->sites->pdata[k];
+
+			if (cs->site->type == SITE_ULONG_CALLBACK &&
+			    !strcmp(cs->site->callback, cb->name) &&
+			    (cb->home ? cs->file == cb->home :
+					!static_in(cs->file, cb->name)))
+				unit_add_site(u, cs);
 		}
 	}
 	g_ptr_array_free(cbs, TRUE);

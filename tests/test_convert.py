@@ -1,0 +1,314 @@
+# SPDX-License-Identifier: GPL-2.0
+"""timerconv convert as a command: output, report, summary, scan, and
+every error path (no spatch, old spatch, unparseable code, timeouts,
+read-only files, interruption)."""
+
+import json
+import os
+import shutil
+import signal
+import stat
+import subprocess
+import tempfile
+import time
+from pathlib import Path
+
+import pytest
+
+from conftest import (CASES, FIXTURES, TIMERCONV, git, make_git_tree,
+                      read_report, timerconv)
+
+GOOD = CASES / "setup_timer_container_pointer" / "input.c"
+GOOD_OUT = CASES / "setup_timer_container_pointer" / "expected.c"
+
+# spatch skips a function it cannot parse (here: an unknown macro used as
+# a statement) and would rewrite the rest of the file.
+UNPARSED_CALLBACK = """\
+#include <linux/kernel.h>
+#include <linux/timer.h>
+
+struct wdev {
+	struct timer_list timer;
+	int n;
+};
+
+static void wdev_poll(unsigned long data)
+{
+	struct wdev *w = (struct wdev *)data;
+
+	WEIRD_FOREACH(w) {
+		w->n++;
+	} WEIRD_END
+}
+
+void wdev_init(struct wdev *w)
+{
+	setup_timer(&w->timer, wdev_poll, (unsigned long)w);
+}
+"""
+
+
+def make_tree(tmp_path, files):
+    tree = tmp_path / "tree"
+    for rel, text in files.items():
+        p = tree / rel
+        p.parent.mkdir(parents=True, exist_ok=True)
+        p.write_text(text)
+    return tree
+
+
+def test_diff_has_git_paths_and_applies_with_patch(tmp_path):
+    tree = make_tree(tmp_path, {"drivers/net/foo.c": GOOD.read_text()})
+    proc = timerconv("convert", "-C", tree, check=0)
+    assert proc.stdout.startswith("--- a/drivers/net/foo.c\n"
+                                  "+++ b/drivers/net/foo.c\n@@ ")
+    subprocess.run(["patch", "-s", "-p1"], input=proc.stdout, text=True,
+                   cwd=tree, check=True)
+    assert (tree / "drivers/net/foo.c").read_text() == GOOD_OUT.read_text()
+
+
+def test_without_in_place_nothing_is_written(tmp_path):
+    tree = make_tree(tmp_path, {"a.c": GOOD.read_text()})
+    timerconv("convert", "-C", tree, check=0)
+    assert (tree / "a.c").read_text() == GOOD.read_text()
+
+
+def test_in_place_keeps_the_file_mode(tmp_path):
+    tree = make_tree(tmp_path, {"a.c": GOOD.read_text()})
+    os.chmod(tree / "a.c", 0o640)
+    timerconv("convert", "-C", tree, "--in-place", check=0)
+    assert stat.S_IMODE(os.stat(tree / "a.c").st_mode) == 0o640
+    assert (tree / "a.c").read_text() == GOOD_OUT.read_text()
+    assert [p.name for p in tree.iterdir()] == ["a.c"]
+
+
+def test_summary_and_report_add_up(tmp_path):
+    tree = make_tree(tmp_path, {
+        "a.c": GOOD.read_text(),
+        "b.c": (CASES / "refuse_data_not_container" / "input.c").read_text(),
+    })
+    report = tmp_path / "r.json"
+    proc = timerconv("convert", "-C", tree, "--report", report, check=0)
+    r = read_report(report)
+    s = r["summary"]
+    assert s["sites"] == len(r["sites"]) == s["converted"] + s["refused"]
+    assert sum(s["refused_by_reason"].values()) == s["refused"]
+    assert s["files_changed"] == 1 and r["files_changed"] == ["a.c"]
+    assert ("%d old-API sites found: %d converted, %d refused" %
+            (s["sites"], s["converted"], s["refused"])) in proc.stderr
+    assert "refused: data is not the timer's container" in proc.stderr
+    for site in r["sites"]:
+        assert {"file", "line", "column", "kind", "outcome", "reason",
+                "unit", "unit_files"} <= set(site)
+        assert site["outcome"] in ("converted", "refused")
+        assert (site["reason"] is None) == (site["outcome"] == "converted")
+    assert r["target"]["level"] == "v4.15"
+
+
+def test_a_function_spatch_cannot_parse_is_reported_not_dropped(tmp_path):
+    """The callback is in a function spatch skips: converting the setup
+    alone would not build, so the unit is refused, file untouched."""
+    tree = make_tree(tmp_path, {"weird.c": UNPARSED_CALLBACK,
+                                "good.c": GOOD.read_text()})
+    report = tmp_path / "r.json"
+    proc = timerconv("convert", "-C", tree, "--in-place", "--report",
+                     report, check=0)
+    assert (tree / "weird.c").read_text() == UNPARSED_CALLBACK
+    assert (tree / "good.c").read_text() == GOOD_OUT.read_text()
+    weird = [s for s in read_report(report)["sites"]
+             if s["file"] == "weird.c"]
+    assert len(weird) == 2
+    assert all(s["outcome"] == "refused" and s["reason"].startswith(
+        "not parsed") for s in weird)
+    assert "not parsed" in proc.stderr
+
+
+def test_a_file_spatch_cannot_parse_is_left_alone(tmp_path):
+    broken = GOOD.read_text().replace(
+        "int foo_probe(struct foo_adapter *adapter)\n{",
+        "int foo_probe(struct foo_adapter *adapter)\n{ {{ ((")
+    tree = make_tree(tmp_path, {"broken.c": broken,
+                                "good.c": GOOD.read_text()})
+    report = tmp_path / "r.json"
+    timerconv("convert", "-C", tree, "--in-place", "--report", report,
+              check=0)
+    assert (tree / "broken.c").read_text() == broken
+    assert (tree / "good.c").read_text() == GOOD_OUT.read_text()
+    sites = [s for s in read_report(report)["sites"]
+             if s["file"] == "broken.c"]
+    assert sites and all(s["outcome"] == "refused" for s in sites)
+
+
+def test_timeout_costs_a_refusal_not_the_run(tmp_path):
+    lines = ["#include <linux/timer.h>",
+             "struct big { struct timer_list t; int a[64]; };",
+             "static void big_cb(unsigned long data)", "{",
+             "\tstruct big *b = (struct big *)data;", "\tb->a[0]++;", "}"]
+    for i in range(4000):
+        lines.append("int f%d(struct big *b, int x)\n{\n\tif (x > %d) {\n"
+                     "\t\tb->a[%d] += x * 3;\n\t\twhile (b->a[1] < x)\n"
+                     "\t\t\tb->a[1]++;\n\t}\n\treturn b->a[2];\n}"
+                     % (i, i, i % 64))
+    lines.append("void big_init(struct big *b)\n{\n\tsetup_timer(&b->t, "
+                 "big_cb, (unsigned long)b);\n}\n")
+    slow = "\n".join(lines)
+    tree = make_tree(tmp_path, {"slow.c": slow, "good.c": GOOD.read_text()})
+    report = tmp_path / "r.json"
+    proc = timerconv("convert", "-C", tree, "--in-place", "--timeout", "1",
+                     "--report", report, check=0)
+    assert (tree / "slow.c").read_text() == slow
+    assert (tree / "good.c").read_text() == GOOD_OUT.read_text()
+    reasons = {s["reason"] for s in read_report(report)["sites"]
+               if s["file"] == "slow.c"}
+    assert any("timed out" in r for r in reasons), reasons
+    assert "slow.c: spatch timed out" in proc.stderr
+
+
+def test_path_that_does_not_exist(tmp_path):
+    tree = make_tree(tmp_path, {"a.c": GOOD.read_text()})
+    proc = timerconv("convert", "-C", tree, "drivers/nowhere", check=2)
+    assert "drivers/nowhere" in proc.stderr
+    proc = timerconv("convert", "-C", tmp_path / "missing", check=2)
+    assert "missing" in proc.stderr
+
+
+def fake_path(tmp_path, spatch_script=None):
+    """A PATH with git (and a fake spatch, if given) but no real spatch."""
+    bindir = tmp_path / "bin"
+    bindir.mkdir()
+    os.symlink(shutil.which("git"), bindir / "git")
+    if spatch_script:
+        s = bindir / "spatch"
+        s.write_text(spatch_script)
+        s.chmod(0o755)
+    return str(bindir)
+
+
+def test_spatch_missing_says_how_to_install_it(tmp_path):
+    tree = make_tree(tmp_path, {"a.c": GOOD.read_text()})
+    proc = timerconv("convert", "-C", tree, check=2,
+                     env={"PATH": fake_path(tmp_path)})
+    lines = proc.stderr.strip().splitlines()
+    assert len(lines) == 1
+    assert "apt-get install coccinelle" in lines[0]
+
+
+def test_spatch_too_old(tmp_path):
+    tree = make_tree(tmp_path, {"a.c": GOOD.read_text()})
+    script = "#!/bin/sh\necho 'spatch version 1.0.4 compiled with OCaml'\n"
+    proc = timerconv("convert", "-C", tree, check=2,
+                     env={"PATH": fake_path(tmp_path, script)})
+    assert "too old" in proc.stderr
+    assert "apt-get install coccinelle" in proc.stderr
+
+
+def test_read_only_file_with_in_place_writes_nothing():
+    top = Path(tempfile.mkdtemp(prefix="timerconv-ro-"))
+    try:
+        tree = top / "tree"
+        tree.mkdir()
+        (tree / "a.c").write_text(GOOD.read_text())
+        (tree / "b.c").write_text(GOOD.read_text().replace("foo_", "bar_"))
+        before = {p.name: p.read_text() for p in tree.iterdir()}
+        os.chmod(top, 0o755)
+        os.chmod(tree, 0o755)
+        os.chmod(tree / "b.c", 0o444)
+        cmd = [str(TIMERCONV), "convert", "-C", str(tree), "--in-place"]
+        if os.geteuid() == 0:
+            # root writes anything: run as nobody, for whom b.c is read-only
+            shutil.chown(tree, "nobody", "nogroup")
+            for p in tree.iterdir():
+                shutil.chown(p, "nobody", "nogroup")
+            cmd = ["setpriv", "--reuid=nobody", "--regid=nogroup",
+                   "--clear-groups"] + cmd
+        proc = subprocess.run(cmd, capture_output=True, text=True)
+        assert proc.returncode == 2, proc.stderr
+        assert "b.c" in proc.stderr and "not writable" in proc.stderr
+        after = {p.name: p.read_text() for p in tree.iterdir()}
+        assert after == before        # a.c was not written either
+    finally:
+        shutil.rmtree(top)
+
+
+def test_interrupted_run_leaves_nothing_behind(tmp_path):
+    files = {}
+    for i in range(12):
+        files["d/f%02d.c" % i] = GOOD.read_text().replace(
+            "foo_", "foo%d_" % i)
+    tree = make_tree(tmp_path, files)
+    before = {p: (tree / p).read_text() for p in files}
+    tmpdirs = set(Path(tempfile.gettempdir()).glob("timerconv-run-*"))
+    proc = subprocess.Popen([str(TIMERCONV), "convert", "-C", str(tree),
+                             "--in-place", "--jobs", "1"],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            text=True)
+    # wait until spatch is running, then interrupt
+    deadline = time.time() + 30
+    while time.time() < deadline:
+        kids = subprocess.run(["pgrep", "-P", str(proc.pid), "spatch"],
+                              capture_output=True, text=True).stdout
+        if kids.strip():
+            break
+        time.sleep(0.05)
+    assert kids.strip(), "spatch never started"
+    proc.send_signal(signal.SIGINT)
+    out, err = proc.communicate(timeout=60)
+    assert proc.returncode == 2
+    assert "interrupted" in err
+    for pid in kids.split():
+        assert not Path("/proc", pid).exists() or \
+            "spatch" not in Path("/proc", pid, "cmdline").read_text()
+    assert {p: (tree / p).read_text() for p in files} == before
+    assert not [p for p in tree.rglob("*") if ".timerconv-" in p.name]
+    left = set(Path(tempfile.gettempdir()).glob("timerconv-run-*")) - tmpdirs
+    assert not left, left
+
+
+def test_gitignore_is_respected(tmp_path):
+    tree = make_git_tree(FIXTURES / "seed-tree", tmp_path / "t")
+    (tree / ".gitignore").write_text("generated/\n")
+    (tree / "generated").mkdir()
+    (tree / "generated" / "gen.c").write_text(GOOD.read_text())
+    report = tmp_path / "r.json"
+    timerconv("convert", "-C", tree, "--report", report, check=0)
+    assert not [s for s in read_report(report)["sites"]
+                if s["file"].startswith("generated/")]
+
+
+def test_only_candidates_reach_spatch(tmp_path):
+    """A file naming the API only in comments and strings is not a
+    candidate: it is not in the report and not changed."""
+    quiet = ("/* setup_timer(&p->t, fn, (unsigned long)p); */\n"
+             'static const char *s = "init_timer()";\n')
+    tree = make_tree(tmp_path, {"quiet.c": quiet, "a.c": GOOD.read_text()})
+    report = tmp_path / "r.json"
+    timerconv("convert", "-C", tree, "--report", report, check=0)
+    assert {s["file"] for s in read_report(report)["sites"]} == {"a.c"}
+
+
+def test_jobs_do_not_change_the_result(tmp_path):
+    tree = make_tree(tmp_path, {"d/f%d.c" % i: GOOD.read_text().replace(
+        "foo_", "foo%d_" % i) for i in range(5)})
+    one = timerconv("convert", "-C", tree, "--jobs", "1", check=0).stdout
+    two = timerconv("convert", "-C", tree, "--jobs", "3", check=0).stdout
+    assert one == two and one
+
+
+def test_macro_file_is_passed_to_spatch(tmp_path):
+    """With the macro explained, the function parses and converts."""
+    macros = tmp_path / "macros.h"
+    macros.write_text("#define WEIRD_FOREACH(w) for (;;)\n"
+                      "#define WEIRD_END\n")
+    tree = make_tree(tmp_path, {"weird.c": UNPARSED_CALLBACK})
+    proc = timerconv("convert", "-C", tree, "--macro-file", macros,
+                     check=0)
+    assert "+static void wdev_poll(struct timer_list *t)" in proc.stdout
+
+
+def test_help_and_bad_options():
+    proc = timerconv("convert", "--help", check=0)
+    for opt in ("--in-place", "--jobs", "--report", "--target", "-C"):
+        assert opt in proc.stdout
+    timerconv("convert", "--no-such-option", check=2)
+    timerconv("frobnicate", check=2)
+    assert "convert" in timerconv("--help", check=0).stdout
