@@ -43,6 +43,9 @@ struct cfile {
 	size_t new_len;
 	struct file_facts *done;	/* patch pass output */
 	char *rewrite_error;
+	bool is_new;			/* created by the run (compat header) */
+	bool compat_include;		/* the plan adds the compat #include */
+	bool compat_missing;		/* ... and spatch could not */
 };
 
 struct unit;
@@ -91,6 +94,7 @@ struct conversion {
 	struct struct_index *structs;
 	GPtrArray *all_files;		/* the whole tree, for the index */
 	int jobs;
+	char *compat_header;		/* --compat-header, root-relative */
 	GPtrArray *sites;		/* struct csite * */
 	GPtrArray *units;		/* struct unit * */
 	GPtrArray *callbacks;		/* struct callback * */

@@ -27,6 +27,7 @@ struct convert_opts {
 	char *macro_file;
 	char *target;
 	char *kernel_headers;
+	char *compat_header;
 	char **paths;
 };
 
@@ -39,7 +40,9 @@ static bool check_writable(struct run *r, GPtrArray *changed)
 		char *abs = tree_abspath(&r->tree, f->path);
 		char *dir = g_path_get_dirname(abs);
 
-		if (access(abs, W_OK) != 0) {
+		if (f->is_new) {
+			/* created with its directory, if need be */
+		} else if (access(abs, W_OK) != 0) {
 			tc_error("%s: not writable (--in-place): %s", f->path,
 				 g_strerror(errno));
 			ok = false;
@@ -73,6 +76,12 @@ static bool write_in_place(struct run *r, GPtrArray *changed)
 		char *abs = tree_abspath(&r->tree, f->path);
 		GError *error = NULL;
 
+		if (f->is_new) {
+			char *dir = g_path_get_dirname(abs);
+
+			g_mkdir_with_parents(dir, 0755);
+			g_free(dir);
+		}
 		if (!write_file_atomic(abs, f->new_text, f->new_len, -1,
 				       &error)) {
 			tc_error("%s", error->message);
@@ -92,8 +101,8 @@ static void print_diff(GPtrArray *changed)
 	for (guint i = 0; i < changed->len; i++) {
 		struct cfile *f = changed->pdata[i];
 
-		diff_unified(out, f->path, f->text, f->len, f->new_text,
-			     f->new_len);
+		diff_unified_new(out, f->path, f->is_new, f->text, f->len,
+				 f->new_text, f->new_len);
 	}
 	fwrite(out->str, 1, out->len, stdout);
 	fflush(stdout);
@@ -106,6 +115,7 @@ static int run_convert(struct convert_opts *o)
 		.tree = o->tree, .paths = o->paths, .jobs = o->jobs,
 		.timeout = o->timeout, .macro_file = o->macro_file,
 		.target = o->target, .kernel_headers = o->kernel_headers,
+		.compat_header = o->compat_header,
 	};
 	struct run r;
 	GError *error = NULL;
@@ -166,6 +176,10 @@ int cmd_convert(int argc, char **argv)
 		  &o.kernel_headers,
 		  "For out-of-tree code: the kernel build tree whose headers decide the level",
 		  "DIR" },
+		{ "compat-header", 0, 0, G_OPTION_ARG_FILENAME,
+		  &o.compat_header,
+		  "For out-of-tree code: write the target API for older kernels to PATH (in the tree) and include it where needed",
+		  "PATH" },
 		{ "timeout", 0, 0, G_OPTION_ARG_INT, &o.timeout,
 		  "Seconds spatch may spend on one file (default: 120)", "S" },
 		{ "macro-file", 0, 0, G_OPTION_ARG_FILENAME, &o.macro_file,
@@ -203,6 +217,7 @@ int cmd_convert(int argc, char **argv)
 	g_free(o.macro_file);
 	g_free(o.target);
 	g_free(o.kernel_headers);
+	g_free(o.compat_header);
 	g_strfreev(o.paths);
 	return rc;
 }

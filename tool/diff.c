@@ -163,6 +163,13 @@ static void range(GString *out, char sign, size_t start, size_t count)
 void diff_unified(GString *out, const char *path, const char *old,
 		  size_t old_len, const char *new_text, size_t new_len)
 {
+	diff_unified_new(out, path, false, old, old_len, new_text, new_len);
+}
+
+void diff_unified_new(GString *out, const char *path, bool created,
+		      const char *old, size_t old_len, const char *new_text,
+		      size_t new_len)
+{
 	struct lines a, b;
 	GArray *ops;
 	guint i = 0;
@@ -170,7 +177,11 @@ void diff_unified(GString *out, const char *path, const char *old,
 	lines_split(&a, old, old_len);
 	lines_split(&b, new_text, new_len);
 	ops = diff_lines(&a, &b);
-	g_string_append_printf(out, "--- a/%s\n+++ b/%s\n", path, path);
+	if (created)
+		g_string_append_printf(out, "--- /dev/null\n+++ b/%s\n", path);
+	else
+		g_string_append_printf(out, "--- a/%s\n+++ b/%s\n", path,
+				       path);
 	while (i < ops->len) {
 		guint first, last, k;
 		size_t a0, b0, na = 0, nb = 0;

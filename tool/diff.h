@@ -42,6 +42,11 @@ GArray *diff_lines(const struct lines *a, const struct lines *b);
 void diff_unified(GString *out, const char *path, const char *old,
 		  size_t old_len, const char *new_text, size_t new_len);
 
+/* The same for a file the change creates (--- /dev/null). */
+void diff_unified_new(GString *out, const char *path, bool created,
+		      const char *old, size_t old_len, const char *new_text,
+		      size_t new_len);
+
 /* Lines added and removed. */
 void diff_count(const char *old, size_t old_len, const char *new_text,
 		size_t new_len, guint *added, guint *removed);

@@ -215,14 +215,16 @@ static void add_record(struct file_facts *ff, JsonObject *o,
 		g_free(form);
 		g_ptr_array_add(ff->casts, c);
 	} else if (!strcmp(kind, "proto") || !strcmp(kind, "call") ||
-		   !strcmp(kind, "ref")) {
+		   !strcmp(kind, "ref") || !strcmp(kind, "rename")) {
 		struct f_named *n = g_new0(struct f_named, 1);
+		bool rename = !strcmp(kind, "rename");
 
 		n->name = str(o, "name");
-		n->arg = str(o, "arg");
+		n->arg = str(o, rename ? "args" : "arg");
 		n->func = str(o, "func");
 		n->at = pos(o);
-		g_ptr_array_add(kind[0] == 'p' ? ff->protos :
+		g_ptr_array_add(rename ? ff->renames :
+				kind[0] == 'p' ? ff->protos :
 				kind[0] == 'c' ? ff->calls : ff->refs, n);
 	} else if (!strcmp(kind, "type")) {
 		char *func = str(o, "func");
@@ -263,6 +265,7 @@ struct file_facts *facts_parse(const char *text)
 	ff->protos = g_ptr_array_new_with_free_func(free_named);
 	ff->calls = g_ptr_array_new_with_free_func(free_named);
 	ff->refs = g_ptr_array_new_with_free_func(free_named);
+	ff->renames = g_ptr_array_new_with_free_func(free_named);
 	ff->types = g_hash_table_new_full(g_str_hash, g_str_equal, g_free,
 					  g_free);
 	ff->done = g_hash_table_new_full(g_str_hash, g_str_equal, g_free,
@@ -300,6 +303,7 @@ void facts_free(struct file_facts *ff)
 	g_ptr_array_free(ff->protos, TRUE);
 	g_ptr_array_free(ff->calls, TRUE);
 	g_ptr_array_free(ff->refs, TRUE);
+	g_ptr_array_free(ff->renames, TRUE);
 	g_hash_table_destroy(ff->types);
 	g_hash_table_destroy(ff->done);
 	g_free(ff);

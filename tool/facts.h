@@ -85,6 +85,7 @@ struct file_facts {
 	GPtrArray *protos;	/* struct f_named */
 	GPtrArray *calls;	/* struct f_named */
 	GPtrArray *refs;	/* struct f_named (positions only) */
+	GPtrArray *renames;	/* struct f_named: name, arg = arguments */
 	GHashTable *types;	/* "func\nname" -> type */
 	GHashTable *done;	/* "section\nname" (patch mode) */
 	guint records;

@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "compat.h"
 #include "pipeline.h"
 #include "treescan.h"
 #include "util.h"
@@ -227,6 +228,48 @@ static void wrap_all(struct run *r)
 	}
 }
 
+/* The compat header, as a file of the run, when a file includes it. */
+static bool add_compat_header(struct run *r, GError **error)
+{
+	struct conversion *cv = &r->cv;
+	const char *path = cv->compat_header;
+	struct cfile *f = NULL;
+	bool wanted = false;
+	char *text;
+
+	for (guint i = 0; i < cv->files->len; i++)
+		wanted |= ((struct cfile *)cv->files->pdata[i])->compat_include;
+	if (!wanted)
+		return true;
+	text = compat_header_text(r->target.level);
+	f = conv_file(cv, path);
+	if (!f) {
+		char *old = tree_read(&r->tree, path, NULL, NULL);
+		size_t len = old ? strlen(old) : 0;
+
+		if (old && !compat_header_ours(old)) {
+			g_set_error(error, G_FILE_ERROR, G_FILE_ERROR_EXIST,
+				    "--compat-header %s: the file exists and timerconv did not write it",
+				    path);
+			g_free(old);
+			g_free(text);
+			return false;
+		}
+		f = cfile_new(path, old ? old : g_strdup(""), len);
+		f->is_new = !old;
+		g_ptr_array_add(cv->files, f);
+		g_hash_table_insert(cv->by_path, f->path, f);
+	}
+	if (f->len == strlen(text) && !memcmp(f->text, text, f->len)) {
+		g_free(text);
+		return true;
+	}
+	g_free(f->new_text);
+	f->new_text = text;
+	f->new_len = strlen(text);
+	return true;
+}
+
 static bool any_work(struct run *r)
 {
 	for (guint i = 0; i < r->cv.files->len; i++)
@@ -253,6 +296,17 @@ bool pipeline_run(struct run *r, const struct pipeline_opts *o,
 	r->cv.units = g_ptr_array_new();
 	r->cv.callbacks = g_ptr_array_new();
 	r->cv.jobs = o->jobs > 0 ? o->jobs : cpu_count();
+	if (o->compat_header) {
+		r->cv.compat_header = path_normalize(o->compat_header);
+		if (g_path_is_absolute(o->compat_header) ||
+		    g_str_has_prefix(r->cv.compat_header, "..")) {
+			g_set_error(error, G_OPTION_ERROR,
+				    G_OPTION_ERROR_BAD_VALUE,
+				    "--compat-header %s: give a path inside the tree, relative to it",
+				    o->compat_header);
+			return false;
+		}
+	}
 	r->env.jobs = r->cv.jobs;
 	r->env.timeout = o->timeout > 0 ? o->timeout : DEFAULT_TIMEOUT;
 	r->env.macro_file = g_strdup(o->macro_file);
@@ -273,7 +327,7 @@ bool pipeline_run(struct run *r, const struct pipeline_opts *o,
 		return false;
 	plan_settle(&r->cv);
 	wrap_all(r);
-	return true;
+	return add_compat_header(r, error);
 }
 
 static int cmp_path(gconstpointer a, gconstpointer b)
@@ -305,6 +359,7 @@ void pipeline_free(struct run *r)
 	if (r->cv.by_path)
 		g_hash_table_destroy(r->cv.by_path);
 	structs_free(r->cv.structs);
+	g_free(r->cv.compat_header);
 	if (r->scope)
 		g_ptr_array_free(r->scope, TRUE);
 	if (r->whole)

@@ -22,6 +22,7 @@ struct pipeline_opts {
 	const char *target;
 	const char *kernel_headers;
 	const char *api_header;
+	const char *compat_header;	/* root-relative path, or NULL */
 	/* Called once the plan is made, before anything is rewritten: may
 	 * refuse units (series --upstream). */
 	void (*after_plan)(struct conversion *cv, void *ctx);

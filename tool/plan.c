@@ -1534,6 +1534,82 @@ void plan_settle(struct conversion *cv)
 	}
 }
 
+/* The fact spatch reported for the call at `at`, or NULL. */
+static struct f_named *rename_fact(struct cfile *f, struct fpos at)
+{
+	for (guint i = 0; f->facts && i < f->facts->renames->len; i++) {
+		struct f_named *n = f->facts->renames->pdata[i];
+
+		if (fpos_eq(n->at, at))
+			return n;
+	}
+	return NULL;
+}
+
+/*
+ * A rename (from_timer() -> timer_container_of(), ...) stands alone: the
+ * arguments do not change, so each call is a unit of its own.  The rules
+ * name a call by function, name and arguments: a call spelled the same
+ * in compat code of the same function cannot be told apart, so both are
+ * left alone.
+ */
+static void plan_renames(struct planner *pl)
+{
+	struct conversion *cv = pl->cv;
+	GHashTable *compat = g_hash_table_new_full(g_str_hash, g_str_equal,
+						   g_free, NULL);
+
+	for (guint i = 0; i < cv->sites->len; i++) {
+		struct csite *cs = cv->sites->pdata[i];
+		const struct site *s = cs->site;
+		struct f_named *n;
+
+		if (s->type != SITE_API || s->api->kind != API_RENAME ||
+		    !s->compat)
+			continue;
+		n = rename_fact(cs->file, (struct fpos){ s->line, s->col });
+		if (n) {
+			char *key = plan_key(n->func, n->name, n->arg, NULL);
+
+			g_hash_table_add(compat, g_strdup_printf("%s\n%s",
+				cs->file->path, key));
+			g_free(key);
+		}
+	}
+	for (guint i = 0; i < cv->sites->len; i++) {
+		struct csite *cs = cv->sites->pdata[i];
+		const struct site *s = cs->site;
+		struct f_named *n;
+		struct unit *u;
+		char *key, *clash;
+		const char *to;
+
+		if (s->type != SITE_API || s->api->kind != API_RENAME ||
+		    cs->reason)
+			continue;
+		n = rename_fact(cs->file, (struct fpos){ s->line, s->col });
+		if (!n) {
+			site_refuse(cs, unparsed_reason(cs->file));
+			continue;
+		}
+		key = plan_key(n->func, n->name, n->arg, NULL);
+		clash = g_strdup_printf("%s\n%s", cs->file->path, key);
+		if (g_hash_table_contains(compat, clash)) {
+			site_refuse(cs, "spelled as in compat code of the same function");
+			g_free(clash);
+			g_free(key);
+			continue;
+		}
+		g_free(clash);
+		to = g_hash_table_lookup(cv->target->renames, n->name);
+		u = unit_new(cv);
+		unit_add_site(u, cs);
+		item(u, cs->file, "renames", key, n->at,
+		     obj_str("new", to, NULL, NULL), n->name, NULL);
+	}
+	g_hash_table_destroy(compat);
+}
+
 void plan_build(struct conversion *cv)
 {
 	struct planner pl = { .cv = cv };
@@ -1565,6 +1641,7 @@ void plan_build(struct conversion *cv)
 		g_ptr_array_add(cv->callbacks, val);
 	}
 	build_units(&pl);
+	plan_renames(&pl);
 	plan_settle(cv);
 
 	g_hash_table_destroy(pl.callbacks);

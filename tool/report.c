@@ -88,6 +88,9 @@ void report_summary(struct run *r)
 	for (guint i = 0; r->cv.files && i < r->cv.files->len; i++) {
 		struct cfile *f = r->cv.files->pdata[i];
 
+		if (f->compat_missing)
+			fprintf(stderr, "timerconv: warning: %s: could not add the #include of %s (no #include <...> to put it after)\n",
+				f->path, r->cv.compat_header);
 		if (f->timed_out)
 			fprintf(stderr, "timerconv: %s: spatch timed out; its sites are refused\n",
 				f->path);

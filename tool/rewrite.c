@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "compat.h"
 #include "conv.h"
 #include "spatch.h"
 #include "util.h"
@@ -154,6 +155,33 @@ static void verify(struct conversion *cv, struct cfile *f,
 	scan_result_free(after);
 }
 
+/*
+ * A file the plan moves to the new API needs the compat header, unless it
+ * includes it already (or is it).  Prototypes alone do not.
+ */
+static bool needs_compat(struct conversion *cv, struct cfile *f,
+			 JsonObject *plan)
+{
+	static const char *const sections[] = {
+		"setups", "inits", "defines", "callbacks", "renames", NULL
+	};
+	char *inc;
+	bool has = false;
+
+	if (!cv->compat_header || !strcmp(f->path, cv->compat_header))
+		return false;
+	for (int i = 0; sections[i] && !has; i++)
+		has = json_object_has_member(plan, sections[i]);
+	if (!has)
+		return false;
+	inc = compat_include_path(f->path, cv->compat_header);
+	for (guint i = 0; f->scan && i < f->scan->includes->len; i++)
+		if (!strcmp(f->scan->includes->pdata[i], inc))
+			has = false;
+	g_free(inc);
+	return has;
+}
+
 static bool read_result(struct cfile *f, struct spatch_job *job)
 {
 	char *text;
@@ -197,6 +225,7 @@ bool rewrite_run(struct conversion *cv, struct spatch_env *env,
 
 			if (!plan)
 				continue;
+			f->compat_include = needs_compat(cv, f, plan);
 			path = write_plan(env, plan, round * 100000 + i, error);
 			json_object_unref(plan);
 			if (!path)
@@ -205,6 +234,18 @@ bool rewrite_run(struct conversion *cv, struct spatch_env *env,
 			job->input = tree_abspath(cv->tree, f->path);
 			job->mode = "patch";
 			job->plan = path;
+			if (f->compat_include) {
+				char *inc = compat_include_path(f->path,
+							cv->compat_header);
+
+				job->sp_file = spatch_sp_with_include(env, inc,
+								      error);
+				g_free(inc);
+				if (!job->sp_file) {
+					spatch_job_free(job);
+					goto fail;
+				}
+			}
 			job->output = g_strdup_printf("%s/out-%u-%u.c",
 						      env->workdir, round, i);
 			g_ptr_array_add(jobs, job);
@@ -216,8 +257,13 @@ bool rewrite_run(struct conversion *cv, struct spatch_env *env,
 				    "interrupted");
 			goto fail;
 		}
-		for (guint i = 0; i < jobs->len; i++)
-			read_result(jobfiles->pdata[i], jobs->pdata[i]);
+		for (guint i = 0; i < jobs->len; i++) {
+			struct cfile *f = jobfiles->pdata[i];
+
+			read_result(f, jobs->pdata[i]);
+			f->compat_missing = f->compat_include && (!f->done ||
+				!facts_done(f->done, "compat", "include"));
+		}
 		for (guint i = 0; i < jobfiles->len; i++)
 			verify(cv, jobfiles->pdata[i], failed);
 		g_ptr_array_free(jobs, TRUE);

@@ -108,8 +108,13 @@ static int cmp_names(gconstpointer a, gconstpointer b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-/* virtual lines first, then one import of the helpers, then each file. */
-static char *combine_rules(const char *dir, GError **error)
+#define INCLUDE_RULE "compat_include.cocci"
+#define INCLUDE_PLACEHOLDER "TIMERCONV_COMPAT_HEADER"
+
+/* virtual lines first, then one import of the helpers, then each file;
+ * the compat include rule is kept apart, for the files that need it. */
+static char *combine_rules(const char *dir, char **include_rule,
+			   GError **error)
 {
 	GDir *d = g_dir_open(dir, 0, error);
 	GPtrArray *names = g_ptr_array_new_with_free_func(g_free);
@@ -140,9 +145,22 @@ static char *combine_rules(const char *dir, GError **error)
 			goto fail;
 		}
 		g_free(path);
+		lines = g_strsplit(text, "\n", -1);
+		if (!strcmp(names->pdata[i], INCLUDE_RULE)) {
+			GString *rule = g_string_new("\n// ---- "
+						     INCLUDE_RULE "\n");
+
+			for (int k = 0; lines[k]; k++)
+				if (!g_str_has_prefix(lines[k], "virtual "))
+					g_string_append_printf(rule, "%s\n",
+							       lines[k]);
+			*include_rule = g_string_free(rule, FALSE);
+			g_strfreev(lines);
+			g_free(text);
+			continue;
+		}
 		g_string_append_printf(body, "\n// ---- %s\n",
 				       (char *)names->pdata[i]);
-		lines = g_strsplit(text, "\n", -1);
 		for (int k = 0; lines[k]; k++) {
 			if (g_str_has_prefix(lines[k], "virtual ")) {
 				if (!g_hash_table_contains(virtuals, lines[k])) {
@@ -192,7 +210,7 @@ bool spatch_env_init(struct spatch_env *env, GError **error)
 		if (!env->workdir)
 			return false;
 	}
-	text = combine_rules(env->cocci_dir, error);
+	text = combine_rules(env->cocci_dir, &env->include_rule, error);
 	if (!text)
 		return false;
 	env->sp_file = g_build_filename(env->workdir, "timerconv.cocci", NULL);
@@ -204,8 +222,49 @@ bool spatch_env_init(struct spatch_env *env, GError **error)
 	return true;
 }
 
+const char *spatch_sp_with_include(struct spatch_env *env,
+				   const char *include, GError **error)
+{
+	const char *path = env->variants ?
+		g_hash_table_lookup(env->variants, include) : NULL;
+	GString *rule;
+	char *base = NULL, *file;
+
+	if (path)
+		return path;
+	if (!env->include_rule) {
+		g_set_error(error, G_FILE_ERROR, G_FILE_ERROR_NOENT,
+			    "%s is missing from %s", INCLUDE_RULE,
+			    env->cocci_dir);
+		return NULL;
+	}
+	if (!env->variants)
+		env->variants = g_hash_table_new_full(g_str_hash, g_str_equal,
+						      g_free, g_free);
+	if (!g_file_get_contents(env->sp_file, &base, NULL, error))
+		return NULL;
+	rule = g_string_new(env->include_rule);
+	g_string_replace(rule, INCLUDE_PLACEHOLDER, include, 0);
+	file = g_strdup_printf("%s/timerconv-include-%u.cocci", env->workdir,
+			       g_hash_table_size(env->variants));
+	g_string_prepend(rule, base);
+	if (!g_file_set_contents(file, rule->str, rule->len, error)) {
+		g_string_free(rule, TRUE);
+		g_free(base);
+		g_free(file);
+		return NULL;
+	}
+	g_string_free(rule, TRUE);
+	g_free(base);
+	g_hash_table_insert(env->variants, g_strdup(include), file);
+	return file;
+}
+
 void spatch_env_clear(struct spatch_env *env)
 {
+	g_free(env->include_rule);
+	if (env->variants)
+		g_hash_table_destroy(env->variants);
 	g_free(env->cocci_dir);
 	g_free(env->sp_file);
 	g_free(env->workdir);
@@ -247,7 +306,8 @@ static GSubprocess *launch(struct runner *r, struct spatch_job *job,
 	g_ptr_array_add(argv, g_strdup("-D"));
 	g_ptr_array_add(argv, g_strdup(job->mode));
 	g_ptr_array_add(argv, g_strdup("--sp-file"));
-	g_ptr_array_add(argv, g_strdup(env->sp_file));
+	g_ptr_array_add(argv, g_strdup(job->sp_file ? job->sp_file :
+				       env->sp_file));
 	g_ptr_array_add(argv, g_strdup(job->input));
 	if (job->output) {
 		g_ptr_array_add(argv, g_strdup("-o"));
@@ -306,9 +366,10 @@ static void run_job(struct runner *r, struct spatch_job *job)
 			      g_subprocess_get_exit_status(proc) : -1;
 		if (!g_subprocess_get_if_exited(proc))
 			job->failed = true;
-		if (err && (strstr(err, "timeout") || strstr(err, "Timeout")))
-			job->timed_out = true;
-		if (out && strstr(out, "\nTimeout"))
+		/* spatch --timeout: "timeout (we abort): FILE", then the
+		 * exception Common.Timeout, exit status 2 */
+		if ((err && strstr(err, "Common.Timeout")) ||
+		    (out && strstr(out, "timeout (we abort)")))
 			job->timed_out = true;
 	}
 	g_mutex_lock(&r->lock);

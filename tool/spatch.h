@@ -16,6 +16,8 @@ struct spatch_env {
 	char *macro_file;	/* --macro-file, or NULL */
 	int timeout;		/* seconds per file */
 	int jobs;
+	char *include_rule;	/* compat_include.cocci, kept apart */
+	GHashTable *variants;	/* include path -> rule file with it */
 };
 
 struct spatch_job {
@@ -25,6 +27,7 @@ struct spatch_job {
 	char *output;		/* patch mode: where the result goes */
 	char *plan;		/* patch mode: the plan file */
 	char *callbacks;	/* file of callback names, or NULL */
+	const char *sp_file;	/* rules to use instead of env->sp_file */
 	/* out */
 	char *out_text;
 	char *err_text;
@@ -36,6 +39,10 @@ struct spatch_job {
 /* Find the rules, check spatch and write the combined rule file. */
 bool spatch_env_init(struct spatch_env *env, GError **error);
 void spatch_env_clear(struct spatch_env *env);
+
+/* The rules plus the one that adds #include "include" (cached). */
+const char *spatch_sp_with_include(struct spatch_env *env,
+				   const char *include, GError **error);
 
 void spatch_run_all(struct spatch_env *env, GPtrArray *jobs);
 void spatch_job_free(struct spatch_job *job);

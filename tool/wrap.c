@@ -187,8 +187,24 @@ static void reflow_call(GString *out, const char *indent, const char *text)
 	g_free(cont);
 }
 
-/* One statement: after '=' first, then at the commas of the call. */
-static void reflow(GString *out, const char *indent, const char *text)
+static bool all_fit(const char *text)
+{
+	char **lines = g_strsplit(text, "\n", -1);
+	bool ok = true;
+
+	for (int i = 0; lines[i]; i++)
+		ok &= line_width(lines[i], strlen(lines[i])) <= WRAP_COLUMNS;
+	g_strfreev(lines);
+	return ok;
+}
+
+/*
+ * One statement: after '=' first, then at the commas of the call; but a
+ * call its author broke at its commas, aligned under the parenthesis,
+ * stays broken that way when that still fits.
+ */
+static void reflow(GString *out, const char *indent, const char *text,
+		   bool at_commas)
 {
 	size_t iw = line_width(indent, strlen(indent));
 	long eq;
@@ -196,6 +212,17 @@ static void reflow(GString *out, const char *indent, const char *text)
 	if (iw + line_width(text, strlen(text)) <= WRAP_COLUMNS) {
 		emit(out, indent, text);
 		return;
+	}
+	if (at_commas) {
+		GString *tmp = g_string_new(NULL);
+
+		reflow_call(tmp, indent, text);
+		if (all_fit(tmp->str)) {
+			g_string_append(out, tmp->str);
+			g_string_free(tmp, TRUE);
+			return;
+		}
+		g_string_free(tmp, TRUE);
 	}
 	eq = top_level(text, '=', true);
 	if (eq > 0) {
@@ -435,7 +462,7 @@ char *wrap_changed(const char *old_text, size_t old_len,
 			char *indent;
 			char *text = joined(&w, s, e, &indent);
 
-			reflow(out, indent, text);
+			reflow(out, indent, text, e > s && was_aligned(&w, s, e));
 			changed = true;
 			g_free(text);
 			g_free(indent);

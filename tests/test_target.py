@@ -1,0 +1,329 @@
+# SPDX-License-Identifier: GPL-2.0
+"""Target API levels: the tree's timer.h decides from_timer() or
+timer_container_of(), newer targets move 4.15-era code forward, the
+compat header lets out-of-tree code build everywhere, and compat code is
+left alone."""
+
+import json
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from conftest import (CASES, FIXTURES, SHIMS, compile_c, read_report,
+                      timerconv)
+
+CASE = CASES / "setup_timer_container_pointer"
+MODULE = FIXTURES / "compat-module"
+COMPAT = FIXTURES / "check" / "compat"
+
+# Code already on the 4.15 API, with a from_timer() line that only fits
+# in 80 columns with the short name.
+ALREADY_CONVERTED = """\
+// SPDX-License-Identifier: GPL-2.0
+#include <linux/kernel.h>
+#include <linux/timer.h>
+
+struct zap_dev {
+	struct timer_list poll_timer;
+	int polls;
+};
+
+static void zap_poll(struct timer_list *t)
+{
+	struct zap_dev *zap_device_state = from_timer(zap_device_state, t,
+						      poll_timer);
+	struct zap_dev *zd = from_timer(zd, t, poll_timer);
+
+	zd->polls++;
+}
+
+void zap_wait(struct zap_dev *zd)
+{
+	struct timer_list t;
+
+	timer_setup_on_stack(&t, zap_poll, 0);
+	del_timer_sync(&t);
+	destroy_timer_on_stack(&t);
+	del_timer(&zd->poll_timer);
+}
+"""
+
+MOVED = """\
+// SPDX-License-Identifier: GPL-2.0
+#include <linux/kernel.h>
+#include <linux/timer.h>
+
+struct zap_dev {
+	struct timer_list poll_timer;
+	int polls;
+};
+
+static void zap_poll(struct timer_list *t)
+{
+	struct zap_dev *zap_device_state = timer_container_of(zap_device_state,
+							      t, poll_timer);
+	struct zap_dev *zd = timer_container_of(zd, t, poll_timer);
+
+	zd->polls++;
+}
+
+void zap_wait(struct zap_dev *zd)
+{
+	struct timer_list t;
+
+	timer_setup_on_stack(&t, zap_poll, 0);
+	timer_delete_sync(&t);
+	timer_destroy_on_stack(&t);
+	timer_delete(&zd->poll_timer);
+}
+"""
+
+
+def kernel_tree(tmp_path, level, files):
+    """A tree whose include/linux/timer.h is the shim of `level`."""
+    tree = tmp_path / ("tree-" + level)
+    (tree / "include" / "linux").mkdir(parents=True)
+    if level:
+        shutil.copy(SHIMS / level / "linux" / "timer.h",
+                    tree / "include" / "linux" / "timer.h")
+    for rel, text in files.items():
+        p = tree / rel
+        p.parent.mkdir(parents=True, exist_ok=True)
+        p.write_text(text)
+    return tree
+
+
+def converted(tmp_path, level, text, *args):
+    tree = kernel_tree(tmp_path, level, {"drivers/x/x.c": text})
+    report = tmp_path / ("r-%s.json" % level)
+    proc = timerconv("convert", "-C", tree, "--in-place", "--report",
+                     report, *args, check=0)
+    return (tree / "drivers/x/x.c").read_text(), read_report(report), proc
+
+
+def test_auto_target_on_a_4_15_tree_uses_from_timer(tmp_path):
+    out, report, proc = converted(tmp_path, "v4.15",
+                                  (CASE / "input.c").read_text())
+    assert out == (CASE / "expected.c").read_text()
+    assert report["target"]["level"] == "v4.15"
+    assert report["target"]["header"].endswith("include/linux/timer.h")
+    assert report["target"]["auto"] is True
+    assert "target v4.15 (auto, from include/linux/timer.h)" in proc.stderr
+
+
+def test_auto_target_on_a_6_16_tree_uses_timer_container_of(tmp_path):
+    out, report, proc = converted(tmp_path, "v6.16",
+                                  (CASE / "input.c").read_text())
+    assert "timer_container_of(adapter, t, watchdog_timer)" in out
+    assert "from_timer" not in out
+    assert report["target"]["container_of"] == "timer_container_of"
+    assert "target v6.16 (auto, from include/linux/timer.h)" in proc.stderr
+    path = tmp_path / "out.c"
+    path.write_text(out)
+    assert compile_c(path, "v6.16").returncode == 0
+
+
+def test_kernel_headers_decide_for_an_out_of_tree_module(tmp_path):
+    kdir = kernel_tree(tmp_path, "v6.16", {})
+    mod = tmp_path / "module"
+    mod.mkdir()
+    (mod / "m.c").write_text((CASE / "input.c").read_text())
+    timerconv("convert", "-C", mod, "--in-place", "--kernel-headers", kdir,
+              check=0)
+    assert "timer_container_of(" in (mod / "m.c").read_text()
+
+
+def test_explicit_target_overrides_the_header(tmp_path):
+    out, report, _ = converted(tmp_path, "v4.15",
+                               (CASE / "input.c").read_text(),
+                               "--target", "v6.16")
+    assert "timer_container_of(" in out
+    assert report["target"]["auto"] is False
+    timerconv("convert", "--target", "v5.0", check=2)
+
+
+def test_6_16_target_moves_4_15_code_forward(tmp_path):
+    out, report, _ = converted(tmp_path, "v6.16", ALREADY_CONVERTED)
+    assert out == MOVED
+    kinds = sorted(s["kind"] for s in report["sites"])
+    assert kinds == ["del_timer", "del_timer_sync", "destroy_timer_on_stack",
+                     "from_timer", "from_timer"]
+    assert all(s["outcome"] == "converted" for s in report["sites"])
+
+
+def test_4_15_target_leaves_4_15_code_alone(tmp_path):
+    out, report, _ = converted(tmp_path, "v4.15", ALREADY_CONVERTED)
+    assert out == ALREADY_CONVERTED
+    assert report["sites"] == []
+
+
+def test_forward_move_rewraps_to_80_columns(tmp_path):
+    out, _, _ = converted(tmp_path, "v6.16", ALREADY_CONVERTED)
+    assert max(len(l.expandtabs(8)) for l in out.splitlines()) <= 80
+    assert ("\tstruct zap_dev *zap_device_state = timer_container_of("
+            "zap_device_state,\n\t\t\t\t\t\t\t      t, poll_timer);\n") in out
+
+
+def test_compat_shapes_are_left_byte_identical(tmp_path):
+    files = {p.name: p.read_text() for p in COMPAT.iterdir()}
+    tree = kernel_tree(tmp_path, "v6.16",
+                       {"mod/" + n: t for n, t in files.items()})
+    report = tmp_path / "r.json"
+    timerconv("convert", "-C", tree, "--in-place", "--report", report,
+              check=0)
+    for name, text in files.items():
+        assert (tree / "mod" / name).read_text() == text, name
+    compat = [s for s in read_report(report)["sites"]
+              if s["file"].startswith("mod/")]
+    assert compat
+    assert all(s["outcome"] == "refused" and
+               s["reason"].startswith("compat") for s in compat), compat
+
+
+def build_module(tmp_path, *args):
+    mod = tmp_path / "module"
+    shutil.copytree(MODULE, mod)
+    timerconv("convert", "-C", mod, "--in-place", "--target", "v6.16",
+              "--compat-header", "include/acme_timer_compat.h", *args,
+              check=0)
+    return mod
+
+
+@pytest.mark.parametrize("level", ["old", "v4.15", "v6.16"])
+def test_compat_header_builds_on_every_level(level, tmp_path):
+    mod = build_module(tmp_path)
+    src = mod / "src" / "acme_mod.c"
+    assert '#include "../include/acme_timer_compat.h"' in src.read_text()
+    proc = compile_c(src, level)
+    assert proc.returncode == 0, proc.stderr
+
+
+def test_without_the_compat_header_old_kernels_do_not_build(tmp_path):
+    """The three builds above test something: the same conversion
+    without the header fails on the old API."""
+    mod = tmp_path / "module"
+    shutil.copytree(MODULE, mod)
+    timerconv("convert", "-C", mod, "--in-place", "--target", "v6.16",
+              check=0)
+    src = mod / "src" / "acme_mod.c"
+    assert compile_c(src, "v6.16").returncode == 0
+    assert compile_c(src, "old").returncode != 0
+    assert compile_c(src, "v4.15").returncode != 0
+
+
+def test_compat_header_is_generated_and_stable(tmp_path):
+    mod = build_module(tmp_path)
+    header = (mod / "include" / "acme_timer_compat.h").read_text()
+    assert "Generated by timerconv" in header
+    assert "KERNEL_VERSION(4, 14, 0)" in header
+    assert "timer_container_of" in header
+    before = {p: p.read_text() for p in mod.rglob("*") if p.is_file()}
+    proc = timerconv("convert", "-C", mod, "--target", "v6.16",
+                     "--compat-header", "include/acme_timer_compat.h",
+                     check=0)
+    assert proc.stdout == ""
+    assert {p: p.read_text() for p in mod.rglob("*") if p.is_file()} == \
+        before
+
+
+def test_compat_header_shows_as_a_new_file_in_the_diff(tmp_path):
+    mod = tmp_path / "module"
+    shutil.copytree(MODULE, mod)
+    proc = timerconv("convert", "-C", mod, "--target", "v6.16",
+                     "--compat-header", "include/acme_timer_compat.h",
+                     check=0)
+    assert "--- /dev/null\n+++ b/include/acme_timer_compat.h\n" in \
+        proc.stdout
+    subprocess.run(["patch", "-s", "-p1"], input=proc.stdout, text=True,
+                   cwd=mod, check=True)
+    assert compile_c(mod / "src" / "acme_mod.c", "old").returncode == 0
+
+
+def test_compat_header_does_not_overwrite_a_users_file(tmp_path):
+    mod = tmp_path / "module"
+    shutil.copytree(MODULE, mod)
+    (mod / "include").mkdir()
+    (mod / "include" / "mine.h").write_text("/* mine */\n")
+    proc = timerconv("convert", "-C", mod, "--target", "v6.16",
+                     "--compat-header", "include/mine.h", check=2)
+    assert "did not write it" in proc.stderr
+
+
+def check_findings(tree, *args):
+    proc = timerconv("check", "-C", tree, "--format", "json", *args)
+    assert proc.returncode in (0, 1), proc.stderr
+    return {f["kind"] for f in json.loads(proc.stdout)}
+
+
+def test_check_at_both_levels(tmp_path):
+    old_tree = kernel_tree(tmp_path, "v4.15",
+                           {"drivers/z.c": ALREADY_CONVERTED})
+    assert check_findings(old_tree) == set()
+    new_tree = kernel_tree(tmp_path, "v6.16",
+                           {"drivers/z.c": ALREADY_CONVERTED})
+    assert check_findings(new_tree) == {
+        "old-timer-api/from_timer", "old-timer-api/del_timer",
+        "old-timer-api/del_timer_sync",
+        "old-timer-api/destroy_timer_on_stack"}
+    assert check_findings(old_tree, "--target", "v6.16") == \
+        check_findings(new_tree)
+    # the converted result is clean at its own level
+    out, _, _ = converted(tmp_path / "c", "v6.16", ALREADY_CONVERTED)
+    assert check_findings(kernel_tree(tmp_path / "d", "v6.16",
+                                      {"z.c": out})) == set()
+
+
+DKMS = ["jool-dkms", "tp-smapi-dkms", "adv-17v35x-dkms",
+        "lttng-modules-dkms", "dahdi-dkms"]
+
+
+@pytest.fixture(scope="module")
+def dkms_sources(tmp_path_factory):
+    """Debian's DKMS module sources, fetched with apt-get download."""
+    cache = Path.home() / ".cache" / "timerconv" / "dkms"
+    cache.mkdir(parents=True, exist_ok=True)
+    roots = []
+    for pkg in DKMS:
+        dest = cache / pkg
+        if not dest.exists():
+            got = subprocess.run(["apt-get", "download", pkg], cwd=cache,
+                                 capture_output=True, text=True)
+            debs = sorted(cache.glob(pkg + "_*.deb"))
+            if got.returncode != 0 or not debs:
+                continue
+            subprocess.run(["dpkg-deb", "-x", str(debs[-1]), str(dest)],
+                           check=True)
+        src = dest / "usr" / "src"
+        if src.exists():
+            roots += [d for d in src.iterdir() if d.is_dir()]
+    if not roots:
+        pytest.skip("apt-get download of the DKMS packages failed here")
+    return roots
+
+
+def test_real_dkms_compat_code_is_silent_and_untouched(dkms_sources,
+                                                       tmp_path):
+    for src in dkms_sources:
+        tree = tmp_path / src.name
+        shutil.copytree(src, tree, symlinks=True)
+        proc = timerconv("check", "-C", tree, "--format", "json",
+                         "--include-compat")
+        notes = [f for f in json.loads(proc.stdout)
+                 if f["severity"] == "note"]
+        report = tmp_path / (src.name + ".json")
+        timerconv("convert", "-C", tree, "--in-place", "--target", "v6.16",
+                  "--report", report, check=0)
+        sites = read_report(report)["sites"]
+        for note in notes:
+            # every compat site check knows of is left alone by convert
+            match = [s for s in sites if s["file"] == note["file"] and
+                     s["line"] == note["line"]]
+            assert match, note
+            assert all(s["outcome"] == "refused" for s in match), match
+            line = (tree / note["file"]).read_text().splitlines()[
+                note["line"] - 1]
+            orig = (src / note["file"]).read_text().splitlines()[
+                note["line"] - 1]
+            assert line == orig, note
