@@ -21,6 +21,7 @@
 struct convert_opts {
 	char *tree;
 	gboolean in_place;
+	gboolean scan_only;
 	int jobs;
 	int timeout;
 	char *report;
@@ -116,6 +117,7 @@ static int run_convert(struct convert_opts *o)
 		.timeout = o->timeout, .macro_file = o->macro_file,
 		.target = o->target, .kernel_headers = o->kernel_headers,
 		.compat_header = o->compat_header,
+		.scan_only = o->scan_only,
 	};
 	struct run r;
 	GError *error = NULL;
@@ -135,6 +137,17 @@ static int run_convert(struct convert_opts *o)
 		tc_error("interrupted; no file was changed");
 		pipeline_free(&r);
 		return EXIT_ERROR;
+	}
+	if (o->scan_only) {
+		GPtrArray *files = pipeline_candidates(&r);
+
+		for (guint i = 0; i < files->len; i++)
+			printf("%s\n", ((struct cfile *)files->pdata[i])->path);
+		fprintf(stderr, "timerconv: %u of %u files are candidates\n",
+			files->len, r.nfiles_scanned);
+		g_ptr_array_free(files, TRUE);
+		pipeline_free(&r);
+		return EXIT_OK;
 	}
 	changed = pipeline_changed(&r);
 	if (o->in_place) {
@@ -167,6 +180,9 @@ int cmd_convert(int argc, char **argv)
 		{ "jobs", 'j', 0, G_OPTION_ARG_INT, &o.jobs,
 		  "spatch processes to run at once (default: number of CPUs)",
 		  "N" },
+		{ "scan-only", 0, 0, G_OPTION_ARG_NONE, &o.scan_only,
+		  "Only list the files spatch would be run on (no spatch needed)",
+		  NULL },
 		{ "report", 0, 0, G_OPTION_ARG_FILENAME, &o.report,
 		  "Write a JSON report of every site and unit to FILE", "FILE" },
 		{ "target", 0, 0, G_OPTION_ARG_STRING, &o.target,

@@ -53,8 +53,11 @@ static struct cfile *add_file(struct run *r, const char *path,
 	return f;
 }
 
-/* Callback names the candidates hand to timers, and which of them are
- * static in the file that uses them (so only that file can use them). */
+/*
+ * Callbacks the candidates' old-API sites name, and which of them are not
+ * static in the file that names them (so other files may use them too).
+ * Callbacks handed to today's API are not looked for: they need nothing.
+ */
 static void callback_names(struct run *r, GHashTable *all, GHashTable *global)
 {
 	for (guint i = 0; i < r->cv.files->len; i++) {
@@ -69,23 +72,28 @@ static void callback_names(struct run *r, GHashTable *all, GHashTable *global)
 			if (u->is_static)
 				g_hash_table_add(statics, u->name);
 		}
-		for (guint k = 0; k < f->scan->cb_uses->len; k++) {
-			struct cb_use *u = &g_array_index(f->scan->cb_uses,
-							  struct cb_use, k);
+		for (guint k = 0; k < f->scan->sites->len; k++) {
+			const struct site *s = &g_array_index(f->scan->sites,
+							      struct site, k);
 
-			if (!strcmp(u->name, "NULL"))
+			if (s->compat || !s->callback ||
+			    !strcmp(s->callback, "NULL"))
 				continue;
-			g_hash_table_add(all, g_strdup(u->name));
-			if (!g_hash_table_contains(statics, u->name))
-				g_hash_table_add(global, g_strdup(u->name));
+			g_hash_table_add(all, g_strdup(s->callback));
+			if (!g_hash_table_contains(statics, s->callback))
+				g_hash_table_add(global, g_strdup(s->callback));
 		}
 		g_hash_table_destroy(statics);
 	}
 }
 
+/* Sites to convert (compat code is only reported), or callback uses. */
 static bool has_work(const struct cfile *f)
 {
-	return (f->scan && f->scan->sites->len) || f->refs->len;
+	for (guint i = 0; f->scan && i < f->scan->sites->len; i++)
+		if (!g_array_index(f->scan->sites, struct site, i).compat)
+			return true;
+	return f->refs->len > 0;
 }
 
 static bool run_facts(struct run *r, GHashTable *names, GError **error)
@@ -200,7 +208,7 @@ static bool gather(struct run *r, const struct pipeline_opts *o,
 	r->cv.all_files = r->whole ? r->whole : r->scope;
 	for (guint i = 0; i < r->cv.files->len; i++)
 		refs_find(r->cv.files->pdata[i], names);
-	ok = run_facts(r, names, error);
+	ok = o->scan_only || run_facts(r, names, error);
 out:
 	treescan_free(ts);
 	g_hash_table_destroy(names);
@@ -311,16 +319,21 @@ bool pipeline_run(struct run *r, const struct pipeline_opts *o,
 	r->env.timeout = o->timeout > 0 ? o->timeout : DEFAULT_TIMEOUT;
 	r->env.macro_file = g_strdup(o->macro_file);
 	/* spatch is needed even when there is nothing to do: say so early */
-	if (!spatch_env_init(&r->env, error))
+	if (!o->scan_only && !spatch_env_init(&r->env, error))
 		return false;
 	r->scope = tree_list(&r->tree, (const char *const *)o->paths, error);
 	if (!r->scope)
 		return false;
 	if (!gather(r, o, error))
 		return false;
-	if (!any_work(r))
+	if (o->scan_only)
 		return true;
+	/* compat code alone still gets its sites reported */
 	plan_build(&r->cv);
+	if (!any_work(r)) {
+		plan_settle(&r->cv);
+		return true;
+	}
 	if (o->after_plan)
 		o->after_plan(&r->cv, o->ctx);
 	if (!rewrite_run(&r->cv, &r->env, error))
@@ -336,6 +349,20 @@ static int cmp_path(gconstpointer a, gconstpointer b)
 	const struct cfile *y = *(struct cfile *const *)b;
 
 	return strcmp(x->path, y->path);
+}
+
+GPtrArray *pipeline_candidates(struct run *r)
+{
+	GPtrArray *out = g_ptr_array_new();
+
+	for (guint i = 0; r->cv.files && i < r->cv.files->len; i++) {
+		struct cfile *f = r->cv.files->pdata[i];
+
+		if (has_work(f))
+			g_ptr_array_add(out, f);
+	}
+	g_ptr_array_sort(out, cmp_path);
+	return out;
 }
 
 GPtrArray *pipeline_changed(struct run *r)

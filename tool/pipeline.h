@@ -23,6 +23,7 @@ struct pipeline_opts {
 	const char *kernel_headers;
 	const char *api_header;
 	const char *compat_header;	/* root-relative path, or NULL */
+	bool scan_only;			/* stop before spatch */
 	/* Called once the plan is made, before anything is rewritten: may
 	 * refuse units (series --upstream). */
 	void (*after_plan)(struct conversion *cv, void *ctx);
@@ -45,6 +46,10 @@ void pipeline_free(struct run *r);
 
 /* The sites the summary and the report account for. */
 bool csite_counted(const struct csite *s);
+
+/* Files the facts pass takes (candidates and the files that use their
+ * callbacks), sorted by path. */
+GPtrArray *pipeline_candidates(struct run *r);
 
 /* Files the conversion changes, sorted by path. */
 GPtrArray *pipeline_changed(struct run *r);

@@ -323,10 +323,13 @@ static void api_call(struct scanner *sc, size_t i, const struct api *api)
 			s.callback = tok_dup(cb);
 			s.cb_line = cb->line;
 			s.cb_col = cb->col;
-			record_cb_use(sc, cb, NULL);
 		}
 	}
 	compat_site(sc, &s);
+	/* compat code hands its callbacks to the old API on purpose */
+	if (s.callback && !s.compat)
+		record_cb_use(sc, arg_ident(t, a[api->kind == API_INITIALIZER ?
+						 0 : 1]), NULL);
 	if (api->kind != API_RENAME)
 		sc->res->has_old_api = true;
 	g_array_append_val(sc->res->sites, s);
@@ -666,7 +669,7 @@ static void drop_local_defs(struct scanner *sc)
 
 		if (s->api && g_hash_table_contains(sc->local_defs,
 						    s->api->name)) {
-			site_clear(s);
+			/* the array's clear function frees the site */
 			g_array_remove_index(sites, i);
 		} else {
 			i++;

@@ -118,7 +118,8 @@ static char *combine_rules(const char *dir, char **include_rule,
 {
 	GDir *d = g_dir_open(dir, 0, error);
 	GPtrArray *names = g_ptr_array_new_with_free_func(g_free);
-	GHashTable *virtuals = g_hash_table_new(g_str_hash, g_str_equal);
+	GHashTable *virtuals = g_hash_table_new_full(g_str_hash, g_str_equal,
+						     g_free, NULL);
 	GString *head = g_string_new(NULL);
 	GString *body = g_string_new(NULL);
 	const char *name;
@@ -164,7 +165,8 @@ static char *combine_rules(const char *dir, char **include_rule,
 		for (int k = 0; lines[k]; k++) {
 			if (g_str_has_prefix(lines[k], "virtual ")) {
 				if (!g_hash_table_contains(virtuals, lines[k])) {
-					g_hash_table_add(virtuals, lines[k]);
+					g_hash_table_add(virtuals,
+							 g_strdup(lines[k]));
 					g_string_append_printf(head, "%s\n",
 							       lines[k]);
 				}
