@@ -213,7 +213,7 @@ p << setup_r.p;
 
 import re
 words = t.split()
-data = re.sub(r"^(\( [a-z_ ]+ \*? \) )+", "", d)
+data = re.sub(r"^(\( [^()]* \) )+", "", d)
 if re.search(r"\[ [a-z_][a-z0-9_]* \]", t):
 	why = "refused: callback cannot recover its container (variable array index)"
 elif not t.startswith("& "):

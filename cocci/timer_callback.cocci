@@ -345,27 +345,31 @@ fn << cb_hop_x.fn;
 
 timerconv.done("callbacks", fn)
 
-// report
+// report: the callbacks this file hands to the old API.
+@cb_r_handed depends on report@
+identifier api = {setup_timer, setup_pinned_timer, setup_deferrable_timer,
+	setup_pinned_deferrable_timer, setup_timer_on_stack,
+	setup_pinned_timer_on_stack, setup_deferrable_timer_on_stack,
+	setup_pinned_deferrable_timer_on_stack, __setup_timer,
+	__setup_timer_on_stack};
+identifier fn;
+expression T, D;
+@@
+
+api(T, fn, D, ...)
+
 @cb_r depends on report@
-identifier fn, data;
+identifier cb_r_handed.fn, data;
 type R;
 position p;
 @@
 
 R fn@p(unsigned long data) { ... }
 
-@cb_r_used depends on report@
-identifier cb_r.fn, cb_r.data;
-type R;
-position cb_r.p, pu;
-@@
-
-R fn@p(unsigned long data) { <+... data@pu ...+> }
-
 @script:python depends on report@
-fn << cb_r.fn;
+fn << cb_r_handed.fn;
 p << cb_r.p;
 @@
 
-print("%s:%s: %s(unsigned long): if it is a timer callback, timerconv can convert it together with its setups" %
-      (p[0].file, p[0].line, fn))
+print("%s:%s: %s() takes unsigned long: it becomes %s(struct timer_list *t) with its setups" %
+      (p[0].file, p[0].line, fn, fn))

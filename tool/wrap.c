@@ -384,10 +384,12 @@ static void mark_added(struct wrapper *w)
 	}
 }
 
-/* First line of the statement that line j belongs to. */
+static size_t statement_end(struct wrapper *w, size_t s);
+
+/* First line of the statement that line j continues: the nearest line
+ * before it whose parenthesis is still open at j (at most 10 back). */
 static size_t statement_start(struct wrapper *w, size_t j)
 {
-	size_t start = j;
 	int bal = 0;
 
 	for (size_t k = j; k-- > 0 && j - k <= 10;) {
@@ -395,9 +397,9 @@ static size_t statement_start(struct wrapper *w, size_t j)
 
 		bal += paren_balance(ln->p, ln->len);
 		if (bal > 0)
-			start = k;
+			return k;
 	}
-	return start;
+	return j;
 }
 
 static size_t statement_end(struct wrapper *w, size_t s)
@@ -451,6 +453,9 @@ char *wrap_changed(const char *old_text, size_t old_len,
 			continue;
 		}
 		s = statement_start(&w, j);
+		/* the statement must reach line j, or j starts its own */
+		if (s < j && statement_end(&w, s) < j)
+			s = j;
 		if (s < j) {
 			/* Lines s..j-1 were already copied: take them back. */
 			for (size_t k = s; k < j; k++)
