@@ -234,6 +234,11 @@ static int run_check(struct check_opts *o)
 	}
 	ts = treescan_run(&tree, files, &sopts, o->jobs > 0 ? o->jobs :
 							      cpu_count());
+	if (interrupted()) {
+		tc_error("interrupted");
+		treescan_free(ts);
+		goto out_files;
+	}
 	if (ts->nerrors) {
 		for (guint i = 0; i < files->len; i++)
 			if (ts->errors[i])

@@ -427,6 +427,24 @@ static const char *init_flags(const struct api *api, const char *own)
 	return api->flags ? api->flags : own;
 }
 
+/* A callback written as its address, &fn, is fn. */
+static const char *fn_name(const char *text)
+{
+	if (text && text[0] == '&')
+		for (text++; *text == ' '; text++)
+			;
+	return text;
+}
+
+/* The name's own position in a use written at `at`: `fn`, or `& fn`. */
+static bool at_name(const char *text, struct fpos at, struct fpos ref)
+{
+	if (fpos_eq(at, ref))
+		return true;
+	return text && text[0] == '&' && at.line == ref.line &&
+	       ref.col > at.col && ref.col <= at.col + 3;
+}
+
 /* The scan's site for the .data assignment whose value is at `at`. */
 static struct csite *assign_csite(struct conversion *cv, struct cfile *f,
 				  struct fpos at)
@@ -458,11 +476,11 @@ static void add_setup_bindings(struct planner *pl, struct cfile *f)
 			site_refuse(cs, "init_timer() without a .function assignment on every path after it");
 			continue;
 		}
-		if (!is_ident(s->fn)) {
+		if (!is_ident(fn_name(s->fn))) {
 			site_refuse(cs, "callback is not a function name");
 			continue;
 		}
-		cb = callback_get(pl, f, s->fn);
+		cb = callback_get(pl, f, fn_name(s->fn));
 		b = binding_new(pl, s->kind == FS_SETUP ? B_SETUP :
 				    s->kind == FS_INIT ? B_INIT : B_DEFINE,
 				f, cb);
@@ -559,11 +577,13 @@ static void add_assign_bindings(struct planner *pl, struct cfile *f)
 			g_ptr_array_add(pl->data_sites, cs);
 			continue;
 		}
-		if (!is_ident(a->value) || !strcmp(a->value, "NULL"))
+		const char *value = fn_name(a->value);
+
+		if (!is_ident(value) || !strcmp(value, "NULL"))
 			continue;
-		if (!g_hash_table_contains(pl->callbacks, a->value) &&
+		if (!g_hash_table_contains(pl->callbacks, value) &&
 		    !object_is_timer(f, a->object)) {
-			char *k = g_strdup_printf("%s@%s", a->value, f->path);
+			char *k = g_strdup_printf("%s@%s", value, f->path);
 			bool known = g_hash_table_contains(pl->callbacks, k);
 
 			g_free(k);
@@ -571,7 +591,7 @@ static void add_assign_bindings(struct planner *pl, struct cfile *f)
 				continue;
 		}
 		{
-			struct callback *cb = callback_get(pl, f, a->value);
+			struct callback *cb = callback_get(pl, f, value);
 			struct binding *b = binding_new(pl, B_FUNCTION, f, cb);
 
 			b->assign = a;
@@ -722,9 +742,10 @@ static bool use_known(struct planner *pl, struct callback *cb,
 
 		if (b->file != f)
 			continue;
-		if (b->setup && fpos_eq(b->setup->fn_at, at))
+		if (b->setup && at_name(b->setup->fn, b->setup->fn_at, at))
 			return true;
-		if (b->assign && fpos_eq(b->assign->value_at, at))
+		if (b->assign && at_name(b->assign->value, b->assign->value_at,
+					 at))
 			return true;
 	}
 	for (guint i = 0; i < cb->calls->len; i++) {

@@ -189,7 +189,8 @@ GPtrArray *tree_list(struct tree *t, const char *const *paths,
 
 		g_free(abs);
 		if (!exists || g_path_is_absolute(rel) ||
-		    strstr(rel, "..")) {
+		    !strcmp(rel, "..") || g_str_has_prefix(rel, "../") ||
+		    strstr(rel, "/../") || g_str_has_suffix(rel, "/..")) {
 			g_set_error(error, G_FILE_ERROR, G_FILE_ERROR_NOENT,
 				    "%s: no such file or directory in %s",
 				    paths[i], t->root);
