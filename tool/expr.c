@@ -270,6 +270,18 @@ static bool chain_starts_with(const struct chain *c, const struct chain *o)
 	return true;
 }
 
+/* Is there an index that is not a constant in segs[from...]? */
+static bool variable_index(const struct chain *c, size_t from)
+{
+	for (size_t i = from; i < c->segs->len; i++) {
+		const struct seg *s = c->segs->pdata[i];
+
+		if (s->index && !s->index_const)
+			return true;
+	}
+	return false;
+}
+
 void data_relation(const struct chain *timer, const char *data,
 		   struct data_rel *out)
 {
@@ -282,20 +294,13 @@ void data_relation(const struct chain *timer, const char *data,
 		out->rel = REL_NOT_MEMBER;
 		goto out;
 	}
-	for (size_t i = 0; i < timer->segs->len; i++) {
-		const struct seg *s = timer->segs->pdata[i];
-
-		if (s->index && !s->index_const) {
-			out->rel = REL_VARIABLE_INDEX;
-			goto out;
-		}
-	}
 	if (bare && expr_is_integer(bare)) {
 		out->rel = REL_INTEGER;
 		goto out;
 	}
 	if (!bare || !chain_parse(bare, &d)) {
-		out->rel = REL_NOT_CONTAINER;
+		out->rel = variable_index(timer, 0) ? REL_VARIABLE_INDEX :
+						      REL_NOT_CONTAINER;
 		goto out;
 	}
 	out->data_addr = d.addr;
@@ -304,7 +309,15 @@ void data_relation(const struct chain *timer, const char *data,
 	rest = d.segs->len;
 	if (!chain_starts_with(timer, &d) || rest >= timer->segs->len ||
 	    ((const struct seg *)timer->segs->pdata[rest])->arrow == d.addr) {
-		out->rel = REL_NOT_CONTAINER;
+		out->rel = variable_index(timer, 0) ? REL_VARIABLE_INDEX :
+						      REL_NOT_CONTAINER;
+		chain_clear(&d);
+		goto out;
+	}
+	/* &dev->chan[i].timer with data &dev->chan[i]: the index is the
+	 * container's, not part of from_timer()'s field */
+	if (variable_index(timer, rest)) {
+		out->rel = REL_VARIABLE_INDEX;
 		chain_clear(&d);
 		goto out;
 	}

@@ -328,6 +328,16 @@ static char *timer_key(struct conversion *cv, struct cfile *f,
 	if (!c->segs->len)
 		return g_strdup_printf("global:%s:%s", f->path, c->base);
 	field = chain_last_field(c, &group);
+	/* chan[i] and chan[j]: the same timers, whatever the loop calls i */
+	if (strchr(field, '[')) {
+		GRegex *re = g_regex_new("\\[[^]]*[a-z][^]]*\\]", 0, 0, NULL);
+		char *norm = g_regex_replace_literal(re, field, -1, 0, "[*]", 0,
+						     NULL);
+
+		g_regex_unref(re);
+		g_free(field);
+		field = norm;
+	}
 	if (var_type(cv, f, func, c->base, &t) &&
 	    walk(cv, f->path, &t, c, 0, group) && t.ptr <= 1 &&
 	    ((const struct seg *)c->segs->pdata[group])->arrow == (t.ptr == 1)) {
