@@ -88,17 +88,13 @@ bool cbody_analyse(struct cfile *f, struct fpos at, const char *param,
 	return true;
 }
 
-GHashTable *enclosing_params(struct cfile *f, struct fpos at)
+/* The outermost block around token i, a function's body: its braces. */
+static bool body_around(const struct token *t, size_t n, size_t i,
+			size_t *open, size_t *close)
 {
-	size_t n;
-	const struct token *t = cfile_tokens(f, &n);
-	GHashTable *names = g_hash_table_new_full(g_str_hash, g_str_equal,
-						  g_free, NULL);
-	size_t i = token_at(t, n, at);
 	int depth = 0;
 	size_t brace = n;
 
-	/* Back to the '{' that opens the outermost block around us. */
 	for (size_t k = i; k-- > 0;) {
 		if (t[k].flags & TF_PP)
 			continue;
@@ -112,6 +108,23 @@ GHashTable *enclosing_params(struct cfile *f, struct fpos at)
 		}
 	}
 	if (brace >= n)
+		return false;
+	*open = brace;
+	*close = tok_match_close(t, n, brace);
+	return true;
+}
+
+GHashTable *enclosing_params(struct cfile *f, struct fpos at)
+{
+	size_t n;
+	const struct token *t = cfile_tokens(f, &n);
+	GHashTable *names = g_hash_table_new_full(g_str_hash, g_str_equal,
+						  g_free, NULL);
+	size_t i = token_at(t, n, at);
+	size_t brace, end;
+	int depth;
+
+	if (i >= n || !body_around(t, n, i, &brace, &end))
 		return names;
 	for (size_t k = brace; k-- > 0;) {
 		size_t open;
@@ -144,32 +157,6 @@ GHashTable *enclosing_params(struct cfile *f, struct fpos at)
 		break;
 	}
 	return names;
-}
-
-/* Tokens of the function body enclosing `at`: [*open, *close]. */
-static bool body_around(const struct token *t, size_t n, size_t i,
-			size_t *open, size_t *close)
-{
-	int depth = 0;
-	size_t brace = n;
-
-	for (size_t k = i; k-- > 0;) {
-		if (t[k].flags & TF_PP)
-			continue;
-		if (tok_punct(&t[k], '}'))
-			depth++;
-		else if (tok_punct(&t[k], '{')) {
-			if (depth == 0)
-				brace = k;
-			else
-				depth--;
-		}
-	}
-	if (brace >= n)
-		return false;
-	*open = brace;
-	*close = tok_match_close(t, n, brace);
-	return true;
 }
 
 char *local_alias(struct cfile *f, struct fpos at, const char *name)

@@ -311,7 +311,6 @@ int cmd_check(int argc, char **argv)
 		{ NULL }
 	};
 	GOptionContext *ctx = g_option_context_new("[PATH…]");
-	GError *error = NULL;
 	int rc;
 
 	g_option_context_set_summary(ctx,
@@ -323,13 +322,8 @@ int cmd_check(int argc, char **argv)
 		"Exit status: 0 no findings (beyond the baseline), 1 findings,\n"
 		"2 error.");
 	g_option_context_add_main_entries(ctx, entries, NULL);
-	if (!g_option_context_parse(ctx, &argc, &argv, &error)) {
-		tc_error("%s (see timerconv check --help)", error->message);
-		g_error_free(error);
-		g_option_context_free(ctx);
+	if (!cli_parse(ctx, "check", &argc, &argv))
 		return EXIT_ERROR;
-	}
-	g_option_context_free(ctx);
 	rc = run_check(&o);
 	g_free(o.tree);
 	g_free(o.format);

@@ -52,6 +52,7 @@ struct unit;
 
 /* One change the plan asks spatch for. */
 struct plan_item {
+	struct unit *unit;		/* the unit it belongs to */
 	struct cfile *file;
 	const char *section;		/* setups, inits, callbacks, ... */
 	char *key;			/* how the rules name it: plan_key() */
@@ -120,6 +121,8 @@ void plan_build(struct conversion *cv);
 void plan_settle(struct conversion *cv);
 void unit_refuse(struct unit *u, const char *where, const char *fmt, ...)
 	G_GNUC_PRINTF(3, 4);
+/* The items of converted units that change file f. */
+GPtrArray *plan_items(struct conversion *cv, struct cfile *f);
 JsonObject *plan_for_file(struct conversion *cv, struct cfile *f);
 
 /* rewrite.c */

@@ -205,7 +205,6 @@ int cmd_convert(int argc, char **argv)
 		{ NULL }
 	};
 	GOptionContext *ctx = g_option_context_new("[PATH…]");
-	GError *error = NULL;
 	int rc;
 
 	g_option_context_set_summary(ctx,
@@ -220,13 +219,8 @@ int cmd_convert(int argc, char **argv)
 		"Exit status: 0 the run completed (refusals are not errors),\n"
 		"2 error (bad path, no spatch, unwritable file, interrupted).");
 	g_option_context_add_main_entries(ctx, entries, NULL);
-	if (!g_option_context_parse(ctx, &argc, &argv, &error)) {
-		tc_error("%s (see timerconv convert --help)", error->message);
-		g_error_free(error);
-		g_option_context_free(ctx);
+	if (!cli_parse(ctx, "convert", &argc, &argv))
 		return EXIT_ERROR;
-	}
-	g_option_context_free(ctx);
 	rc = run_convert(&o);
 	g_free(o.tree);
 	g_free(o.report);

@@ -671,6 +671,23 @@ static bool proto_known(struct callback *cb, struct cfile *f,
 	return false;
 }
 
+/* The facts of one kind (prototypes, calls) about the callback `name`. */
+static void add_crefs(GPtrArray *to, struct cfile *f, GPtrArray *facts,
+		      const char *name)
+{
+	for (guint k = 0; k < facts->len; k++) {
+		struct f_named *n = facts->pdata[k];
+		struct cref *r;
+
+		if (strcmp(n->name, name))
+			continue;
+		r = g_new0(struct cref, 1);
+		r->file = f;
+		r->n = n;
+		g_ptr_array_add(to, r);
+	}
+}
+
 static void collect_decls(struct planner *pl, struct callback *cb)
 {
 	struct conversion *cv = pl->cv;
@@ -703,27 +720,9 @@ static void collect_decls(struct planner *pl, struct callback *cb)
 				cb->def_file = f;
 			}
 		}
-		for (guint k = 0; f->facts && k < f->facts->protos->len; k++) {
-			struct f_named *n = f->facts->protos->pdata[k];
-			struct cref *r;
-
-			if (strcmp(n->name, cb->name))
-				continue;
-			r = g_new0(struct cref, 1);
-			r->file = f;
-			r->n = n;
-			g_ptr_array_add(cb->protos, r);
-		}
-		for (guint k = 0; f->facts && k < f->facts->calls->len; k++) {
-			struct f_named *n = f->facts->calls->pdata[k];
-			struct cref *r;
-
-			if (strcmp(n->name, cb->name))
-				continue;
-			r = g_new0(struct cref, 1);
-			r->file = f;
-			r->n = n;
-			g_ptr_array_add(cb->calls, r);
+		if (f->facts) {
+			add_crefs(cb->protos, f, f->facts->protos, cb->name);
+			add_crefs(cb->calls, f, f->facts->calls, cb->name);
 		}
 	}
 	if (defs > 1)
@@ -1247,6 +1246,7 @@ static void item(struct unit *u, struct cfile *f, const char *section,
 {
 	struct plan_item *it = g_new0(struct plan_item, 1);
 
+	it->unit = u;
 	it->file = f;
 	it->section = section;
 	it->key = key;
@@ -1686,10 +1686,9 @@ void plan_build(struct conversion *cv)
 
 /* ---- the plan for one file: the items of its converted units ---- */
 
-JsonObject *plan_for_file(struct conversion *cv, struct cfile *f)
+GPtrArray *plan_items(struct conversion *cv, struct cfile *f)
 {
-	JsonObject *plan = json_object_new();
-	guint n = 0;
+	GPtrArray *items = g_ptr_array_new();
 
 	for (guint i = 0; i < cv->units->len; i++) {
 		struct unit *u = cv->units->pdata[i];
@@ -1698,22 +1697,32 @@ JsonObject *plan_for_file(struct conversion *cv, struct cfile *f)
 			continue;
 		for (guint k = 0; k < u->items->len; k++) {
 			struct plan_item *it = u->items->pdata[k];
-			JsonObject *sec;
 
-			if (it->file != f)
-				continue;
-			if (!json_object_has_member(plan, it->section))
-				json_object_set_object_member(plan,
-					it->section, json_object_new());
-			sec = json_object_get_object_member(plan, it->section);
-			json_object_set_object_member(sec, it->key,
-				json_object_ref(it->entry));
-			n++;
+			if (it->file == f)
+				g_ptr_array_add(items, it);
 		}
 	}
-	if (!n) {
-		json_object_unref(plan);
-		return NULL;
+	return items;
+}
+
+JsonObject *plan_for_file(struct conversion *cv, struct cfile *f)
+{
+	GPtrArray *items = plan_items(cv, f);
+	JsonObject *plan = NULL;
+
+	for (guint i = 0; i < items->len; i++) {
+		struct plan_item *it = items->pdata[i];
+		JsonObject *sec;
+
+		if (!plan)
+			plan = json_object_new();
+		if (!json_object_has_member(plan, it->section))
+			json_object_set_object_member(plan, it->section,
+						      json_object_new());
+		sec = json_object_get_object_member(plan, it->section);
+		json_object_set_object_member(sec, it->key,
+					      json_object_ref(it->entry));
 	}
+	g_ptr_array_free(items, TRUE);
 	return plan;
 }

@@ -88,70 +88,69 @@ static bool is_site_item(const struct plan_item *it)
 static void verify(struct conversion *cv, struct cfile *f,
 		   GHashTable *failed)
 {
+	GPtrArray *items = plan_items(cv, f);
+	GHashTable *units = g_hash_table_new(NULL, NULL);
 	struct scan_result *after = NULL;
 	guint planned_sites = 0;
 	guint failed_before = g_hash_table_size(failed);
+	GHashTableIter it;
+	gpointer key;
 
 	if (f->new_text)
 		after = scan_file(f->new_text, f->new_len, NULL);
-	for (guint i = 0; i < cv->units->len; i++) {
-		struct unit *u = cv->units->pdata[i];
+	for (guint k = 0; k < items->len; k++) {
+		struct plan_item *pi = items->pdata[k];
+		bool ok;
+		char *w;
 
-		if (u->reason || !g_hash_table_contains(u->files, f))
+		g_hash_table_add(units, pi->unit);
+		if (is_site_item(pi))
+			planned_sites++;
+		if (pi->unit->reason)
 			continue;
-		for (guint k = 0; k < u->items->len; k++) {
-			struct plan_item *it = u->items->pdata[k];
-			bool ok;
-			char *w;
+		ok = f->done && facts_done(f->done, pi->section, pi->key);
+		/* spatch updates a prototype in the definition's file along
+		 * with the definition */
+		if (!ok && !strcmp(pi->section, "protos") && after)
+			ok = !still_ulong(after, pi->callback);
+		if (ok)
+			continue;
+		w = g_strdup_printf("%s:%u", f->path, pi->at.line);
+		unit_refuse(pi->unit, w, "rewrite incomplete: spatch did not rewrite the %s here%s%s",
+			    pi->what, f->rewrite_error ? ": " : "",
+			    f->rewrite_error ? f->rewrite_error : "");
+		g_free(w);
+		g_hash_table_add(failed, pi->unit);
+	}
+	g_hash_table_iter_init(&it, units);
+	while (after && g_hash_table_iter_next(&it, &key, NULL)) {
+		struct unit *u = key;
 
-			if (it->file != f)
-				continue;
-			ok = f->done && facts_done(f->done, it->section, it->key);
-			/* spatch updates a prototype in the definition's file
-			 * along with the definition */
-			if (!ok && !strcmp(it->section, "protos") && after)
-				ok = !still_ulong(after, it->callback);
-			if (is_site_item(it))
-				planned_sites++;
-			if (ok)
-				continue;
-			w = g_strdup_printf("%s:%u", f->path, it->at.line);
-			unit_refuse(u, w, "rewrite incomplete: spatch did not rewrite the %s here%s%s",
-				    it->what, f->rewrite_error ? ": " : "",
-				    f->rewrite_error ? f->rewrite_error : "");
-			g_free(w);
-			g_hash_table_add(failed, u);
-			break;
-		}
-		for (guint k = 0; after && !u->reason &&
-				  k < u->cb_names->len; k++) {
+		for (guint k = 0; !u->reason && k < u->cb_names->len; k++) {
 			const char *name = u->cb_names->pdata[k];
 
-			if (still_ulong(after, name)) {
-				char *w = g_strdup_printf("%s", f->path);
-
-				unit_refuse(u, w, "rewrite incomplete: %s() still takes unsigned long",
-					    name);
-				g_free(w);
-				g_hash_table_add(failed, u);
-			}
+			if (!still_ulong(after, name))
+				continue;
+			unit_refuse(u, f->path,
+				    "rewrite incomplete: %s() still takes unsigned long",
+				    name);
+			g_hash_table_add(failed, u);
 		}
 	}
 	if (after && f->scan && g_hash_table_size(failed) == failed_before &&
 	    count_api_sites(f->scan) - count_api_sites(after) !=
 	    planned_sites) {
 		/* spatch changed more (or less) than it was asked to */
-		for (guint i = 0; i < cv->units->len; i++) {
-			struct unit *u = cv->units->pdata[i];
-
-			if (u->reason || !g_hash_table_contains(u->files, f))
-				continue;
-			unit_refuse(u, f->path,
+		g_hash_table_iter_init(&it, units);
+		while (g_hash_table_iter_next(&it, &key, NULL)) {
+			unit_refuse(key, f->path,
 				    "rewrite check failed: the result of %s does not match the plan",
 				    f->path);
-			g_hash_table_add(failed, u);
+			g_hash_table_add(failed, key);
 		}
 	}
+	g_hash_table_destroy(units);
+	g_ptr_array_free(items, TRUE);
 	scan_result_free(after);
 }
 

@@ -924,7 +924,6 @@ int cmd_series(int argc, char **argv)
 		{ NULL }
 	};
 	GOptionContext *ctx = g_option_context_new("[PATH…]");
-	GError *error = NULL;
 	int rc;
 
 	g_option_context_set_summary(ctx,
@@ -934,13 +933,8 @@ int cmd_series(int argc, char **argv)
 	g_option_context_set_description(ctx,
 		"Exit status: 0 done (or nothing to convert), 2 error.");
 	g_option_context_add_main_entries(ctx, entries, NULL);
-	if (!g_option_context_parse(ctx, &argc, &argv, &error)) {
-		tc_error("%s (see timerconv series --help)", error->message);
-		g_error_free(error);
-		g_option_context_free(ctx);
+	if (!cli_parse(ctx, "series", &argc, &argv))
 		return EXIT_ERROR;
-	}
-	g_option_context_free(ctx);
 	rc = run_series(&o);
 	g_free(o.tree);
 	g_free(o.out);

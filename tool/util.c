@@ -298,6 +298,20 @@ out:
 	return ok;
 }
 
+bool cli_parse(GOptionContext *ctx, const char *cmd, int *argc,
+	       char ***argv)
+{
+	GError *error = NULL;
+	bool ok = g_option_context_parse(ctx, argc, argv, &error);
+
+	if (!ok) {
+		tc_error("%s (see timerconv %s --help)", error->message, cmd);
+		g_error_free(error);
+	}
+	g_option_context_free(ctx);
+	return ok;
+}
+
 char *text_normalize(const char *p, size_t len)
 {
 	GString *s = g_string_sized_new(len);

@@ -42,6 +42,10 @@ bool interrupted(void);
 bool run_capture(const char *const *argv, const char *cwd, char **out,
 		 int *status, bool quiet, GError **error);
 
+/* Parse a command's options (and free ctx); false after an error line. */
+bool cli_parse(GOptionContext *ctx, const char *cmd, int *argc,
+	       char ***argv);
+
 /* strdup of [p, p+len) with runs of blanks folded to one space. */
 char *text_normalize(const char *p, size_t len);
 
