@@ -297,8 +297,11 @@ static GSubprocess *launch(struct runner *r, struct spatch_job *job,
 	g_ptr_array_add(argv, g_strdup("--very-quiet"));
 	g_ptr_array_add(argv, g_strdup("--no-includes"));
 	g_ptr_array_add(argv, g_strdup("--no-show-diff"));
+	/* spatch re-lays out the statements it touches to this width: at 80
+	 * it keeps their breaks and realigns them; wrap.c then lays out
+	 * the statements that are wholly new the kernel's way */
 	g_ptr_array_add(argv, g_strdup("--max-width"));
-	g_ptr_array_add(argv, g_strdup("200"));
+	g_ptr_array_add(argv, g_strdup("80"));
 	g_ptr_array_add(argv, g_strdup("--timeout"));
 	g_ptr_array_add(argv, g_strdup_printf("%d", env->timeout));
 	if (env->macro_file) {

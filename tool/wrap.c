@@ -265,6 +265,7 @@ struct wrapper {
 	GArray *ops;
 	bool *added;		/* per new line */
 	long *old_of;		/* per new line: an old line it replaced */
+	long *same_of;		/* ... at the same place in the block */
 };
 
 static const struct line *L(const struct lines *l, size_t i)
@@ -311,12 +312,19 @@ static bool needs_reflow(struct wrapper *w, size_t s, size_t e)
 	const struct line *first = L(&w->b, s);
 	long col = open_paren_col(first->p, first->len);
 
-	for (size_t i = s; i <= e; i++)
+	bool all_new = true;
+
+	for (size_t i = s; i <= e; i++) {
 		if (line_width(L(&w->b, i)->p, L(&w->b, i)->len) >
 		    WRAP_COLUMNS)
 			return true;
+		all_new &= w->added[i];
+	}
 	if (e == s)
 		return false;
+	/* spatch breaks a new statement one argument per line */
+	if (all_new)
+		return true;
 	/* A statement the change made short enough for one line. */
 	{
 		char *indent;
@@ -360,28 +368,94 @@ static char *joined(struct wrapper *w, size_t s, size_t e, char **indent)
 	return g_string_free(t, FALSE);
 }
 
+static size_t widest(const char *text)
+{
+	char **lines = g_strsplit(text, "\n", -1);
+	size_t max = 0;
+
+	for (int i = 0; lines[i]; i++)
+		max = MAX(max, line_width(lines[i], strlen(lines[i])));
+	g_strfreev(lines);
+	return max;
+}
+
+/*
+ * Lay out statement s..e again.  When that cannot keep it within 80
+ * columns either (an if condition with no comma to break at), the layout
+ * spatch left, which is closer, stays.
+ */
+static bool reflowed(struct wrapper *w, GString *out, size_t s, size_t e)
+{
+	GString *tmp = g_string_new(NULL);
+	size_t before = 0;
+	char *indent;
+	char *text = joined(w, s, e, &indent);
+
+	reflow(tmp, indent, text, e > s && was_aligned(w, s, e));
+	for (size_t i = s; i <= e; i++)
+		before = MAX(before, line_width(L(&w->b, i)->p,
+						L(&w->b, i)->len));
+	g_free(text);
+	g_free(indent);
+	if (!all_fit(tmp->str) && widest(tmp->str) >= before) {
+		g_string_free(tmp, TRUE);
+		return false;
+	}
+	g_string_append(out, tmp->str);
+	g_string_free(tmp, TRUE);
+	return true;
+}
+
 static void mark_added(struct wrapper *w)
 {
-	long last_old = -1;
+	long last_old = -1, block = -1;
+	long nth = 0;
 
 	w->added = g_new0(bool, w->b.v->len + 1);
 	w->old_of = g_new(long, w->b.v->len + 1);
+	w->same_of = g_new(long, w->b.v->len + 1);
 	for (size_t i = 0; i <= w->b.v->len; i++)
-		w->old_of[i] = -1;
+		w->old_of[i] = w->same_of[i] = -1;
 	for (guint i = 0; i < w->ops->len; i++) {
 		const struct dop *o = &g_array_index(w->ops, struct dop, i);
 
 		if (o->kind == DOP_EQUAL) {
-			last_old = -1;
+			last_old = block = -1;
+			nth = 0;
 		} else if (o->kind == DOP_DELETE) {
 			if (last_old < 0)
-				last_old = (long)o->a;
+				last_old = block = (long)o->a;
 		} else {
 			w->added[o->b] = true;
 			w->old_of[o->b] = last_old;
+			/* the old line in the same place of the changed block */
+			if (block >= 0 && (size_t)(block + nth) < w->a.v->len)
+				w->same_of[o->b] = block + nth;
+			nth++;
 			last_old = -1;
 		}
 	}
+}
+
+/*
+ * spatch realigns the continuation lines of a call whose name changed
+ * length; where that pushes one past 80 columns, the author's own
+ * indentation of the unchanged text is kept.
+ */
+static const struct line *reindented(struct wrapper *w, size_t j)
+{
+	const struct line *n = L(&w->b, j), *o;
+	size_t ni, oi;
+
+	if (w->same_of[j] < 0 || line_width(n->p, n->len) <= WRAP_COLUMNS)
+		return NULL;
+	o = L(&w->a, (size_t)w->same_of[j]);
+	ni = indent_len(n->p, n->len);
+	oi = indent_len(o->p, o->len);
+	if (n->len - ni != o->len - oi || memcmp(n->p + ni, o->p + oi,
+						 n->len - ni))
+		return NULL;
+	return line_width(o->p, o->len) <= WRAP_COLUMNS ? o : NULL;
 }
 
 static size_t statement_end(struct wrapper *w, size_t s);
@@ -463,18 +537,18 @@ char *wrap_changed(const char *old_text, size_t old_len,
 						  L(&w.b, k)->len - 1);
 		}
 		e = statement_end(&w, s);
-		if (needs_reflow(&w, s, e) && !has_comment(&w.b, s, e)) {
-			char *indent;
-			char *text = joined(&w, s, e, &indent);
-
-			reflow(out, indent, text, e > s && was_aligned(&w, s, e));
+		if (needs_reflow(&w, s, e) && !has_comment(&w.b, s, e) &&
+		    reflowed(&w, out, s, e)) {
 			changed = true;
-			g_free(text);
-			g_free(indent);
 		} else {
 			for (size_t k = s; k <= e; k++) {
 				if (w.added[k] && is_blank(L(&w.b, k)) &&
 				    L(&w.b, k)->len) {
+					changed = true;
+					continue;
+				}
+				if (w.added[k] && reindented(&w, k)) {
+					copy_added(out, reindented(&w, k));
 					changed = true;
 					continue;
 				}
@@ -494,6 +568,7 @@ char *wrap_changed(const char *old_text, size_t old_len,
 	g_array_free(w.ops, TRUE);
 	g_free(w.added);
 	g_free(w.old_of);
+	g_free(w.same_of);
 	lines_clear(&w.a);
 	lines_clear(&w.b);
 	if (!changed) {
