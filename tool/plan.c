@@ -556,6 +556,24 @@ static bool object_is_timer(struct cfile *f, const char *object)
 	return res;
 }
 
+/* Does some file of the run define `name` taking unsigned long? */
+static bool ulong_defined(struct conversion *cv, const char *name)
+{
+	for (guint i = 0; i < cv->files->len; i++) {
+		struct cfile *f = cv->files->pdata[i];
+
+		for (guint k = 0; f->scan && k < f->scan->ulong_funcs->len;
+		     k++) {
+			struct ulong_func *u = &g_array_index(
+				f->scan->ulong_funcs, struct ulong_func, k);
+
+			if (u->is_def && !strcmp(u->name, name))
+				return true;
+		}
+	}
+	return false;
+}
+
 static void add_assign_bindings(struct planner *pl, struct cfile *f)
 {
 	struct conversion *cv = pl->cv;
@@ -591,13 +609,17 @@ static void add_assign_bindings(struct planner *pl, struct cfile *f)
 
 		if (!is_ident(value) || !strcmp(value, "NULL"))
 			continue;
-		if (!g_hash_table_contains(pl->callbacks, value) &&
-		    !object_is_timer(f, a->object)) {
+		/* A callback on today's prototype needs nothing: only a known
+		 * old callback, or one defined taking unsigned long, is bound
+		 * to the timer through its .function. */
+		{
 			char *k = g_strdup_printf("%s@%s", value, f->path);
-			bool known = g_hash_table_contains(pl->callbacks, k);
+			bool known = g_hash_table_contains(pl->callbacks, k) ||
+				     g_hash_table_contains(pl->callbacks, value);
 
 			g_free(k);
-			if (!known)
+			if (!known && !(object_is_timer(f, a->object) &&
+					ulong_defined(cv, value)))
 				continue;
 		}
 		{
