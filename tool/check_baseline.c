@@ -13,10 +13,6 @@
 bool baseline_write(const char *path, GPtrArray *findings, GError **error)
 {
 	JsonBuilder *b = json_builder_new();
-	JsonGenerator *gen = json_generator_new();
-	JsonNode *root;
-	char *text;
-	gsize len;
 	bool ok;
 
 	json_builder_begin_object(b);
@@ -47,14 +43,7 @@ bool baseline_write(const char *path, GPtrArray *findings, GError **error)
 	}
 	json_builder_end_array(b);
 	json_builder_end_object(b);
-	root = json_builder_get_root(b);
-	json_generator_set_root(gen, root);
-	json_generator_set_pretty(gen, TRUE);
-	text = json_generator_to_data(gen, &len);
-	ok = write_file_atomic(path, text, len, -1, error);
-	g_free(text);
-	json_node_unref(root);
-	g_object_unref(gen);
+	ok = write_json_atomic(path, b, -1, error);
 	g_object_unref(b);
 	return ok;
 }

@@ -202,12 +202,8 @@ static void unit_record(JsonBuilder *b, struct unit *u)
 bool report_write(struct run *r, const char *path, GError **error)
 {
 	JsonBuilder *b = json_builder_new();
-	JsonGenerator *gen = json_generator_new();
 	GPtrArray *changed = pipeline_changed(r);
 	struct tally t;
-	JsonNode *root;
-	char *text;
-	gsize len;
 	bool ok;
 
 	tally(r, &t);
@@ -262,15 +258,7 @@ bool report_write(struct run *r, const char *path, GError **error)
 			((struct cfile *)changed->pdata[i])->path);
 	json_builder_end_array(b);
 	json_builder_end_object(b);
-
-	root = json_builder_get_root(b);
-	json_generator_set_root(gen, root);
-	json_generator_set_pretty(gen, TRUE);
-	text = json_generator_to_data(gen, &len);
-	ok = write_file_atomic(path, text, len, 0644, error);
-	g_free(text);
-	json_node_unref(root);
-	g_object_unref(gen);
+	ok = write_json_atomic(path, b, 0644, error);
 	g_object_unref(b);
 	tally_clear(&t);
 	g_ptr_array_free(changed, TRUE);

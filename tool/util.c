@@ -7,6 +7,7 @@
 #include <fcntl.h>
 #include <glib/gstdio.h>
 #include <gio/gio.h>
+#include <json-glib/json-glib.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -177,6 +178,25 @@ out:
 	g_free(tmp);
 	g_free(base);
 	g_free(dir);
+	return ok;
+}
+
+bool write_json_atomic(const char *path, JsonBuilder *b, int mode,
+		       GError **error)
+{
+	JsonGenerator *gen = json_generator_new();
+	JsonNode *root = json_builder_get_root(b);
+	char *text;
+	gsize len;
+	bool ok;
+
+	json_generator_set_root(gen, root);
+	json_generator_set_pretty(gen, TRUE);
+	text = json_generator_to_data(gen, &len);
+	ok = write_file_atomic(path, text, len, mode, error);
+	g_free(text);
+	json_node_unref(root);
+	g_object_unref(gen);
 	return ok;
 }
 

@@ -30,6 +30,11 @@ void parallel_for(size_t n, int jobs, void (*fn)(size_t i, void *data),
 bool write_file_atomic(const char *path, const char *data, size_t len,
 		       int mode, GError **error);
 
+/* Pretty-print the document built in b and write it atomically. */
+struct _JsonBuilder;
+bool write_json_atomic(const char *path, struct _JsonBuilder *b, int mode,
+		       GError **error);
+
 /* Temporary directories removed at exit and on SIGINT/SIGTERM. */
 char *tmpdir_create(const char *tag, GError **error);
 void tmpdir_remove_all(void);
