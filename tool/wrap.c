@@ -311,7 +311,6 @@ static bool needs_reflow(struct wrapper *w, size_t s, size_t e)
 {
 	const struct line *first = L(&w->b, s);
 	long col = open_paren_col(first->p, first->len);
-
 	bool all_new = true;
 
 	for (size_t i = s; i <= e; i++) {
@@ -542,13 +541,16 @@ char *wrap_changed(const char *old_text, size_t old_len,
 			changed = true;
 		} else {
 			for (size_t k = s; k <= e; k++) {
+				const struct line *kept = w.added[k] ?
+					reindented(&w, k) : NULL;
+
 				if (w.added[k] && is_blank(L(&w.b, k)) &&
 				    L(&w.b, k)->len) {
 					changed = true;
 					continue;
 				}
-				if (w.added[k] && reindented(&w, k)) {
-					copy_added(out, reindented(&w, k));
+				if (kept) {
+					copy_added(out, kept);
 					changed = true;
 					continue;
 				}
