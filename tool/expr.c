@@ -107,12 +107,7 @@ static bool is_type_word(const struct token *t)
 		"ulong", "uintptr_t", "u64", "u32", "size_t", "const", NULL
 	};
 
-	if (t->kind != TOK_IDENT)
-		return false;
-	for (int i = 0; words[i]; i++)
-		if (tok_is(t, words[i], strlen(words[i])))
-			return true;
-	return false;
+	return tok_in(t, words);
 }
 
 char *strip_casts(const char *text)

@@ -75,6 +75,17 @@ static inline bool tok_is(const struct token *tok, const char *s, size_t n)
 
 #define TOK_IS(tok, lit) tok_is((tok), (lit), sizeof(lit) - 1)
 
+/* An identifier spelled as one of the NULL-terminated words. */
+static inline bool tok_in(const struct token *tok, const char *const *words)
+{
+	if (tok->kind != TOK_IDENT)
+		return false;
+	for (int i = 0; words[i]; i++)
+		if (tok_is(tok, words[i], __builtin_strlen(words[i])))
+			return true;
+	return false;
+}
+
 static inline bool tok_punct(const struct token *tok, char c)
 {
 	return tok->kind == TOK_PUNCT && tok->len == 1 && tok->p[0] == c;

@@ -56,16 +56,6 @@ bool scan_prefilter(const char *data, size_t len)
 	return memmem(data, len, "timer", 5) || memmem(data, len, "TIMER", 5);
 }
 
-static bool tok_in(const struct token *tok, const char *const *words)
-{
-	if (tok->kind != TOK_IDENT)
-		return false;
-	for (int i = 0; words[i]; i++)
-		if (tok_is(tok, words[i], strlen(words[i])))
-			return true;
-	return false;
-}
-
 static char *tok_dup(const struct token *tok)
 {
 	return g_strndup(tok->p, tok->len);

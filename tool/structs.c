@@ -29,12 +29,7 @@ static const char *const qualifiers[] = {
 
 static bool is_qualifier(const struct token *t)
 {
-	if (t->kind != TOK_IDENT)
-		return false;
-	for (int i = 0; qualifiers[i]; i++)
-		if (tok_is(t, qualifiers[i], strlen(qualifiers[i])))
-			return true;
-	return false;
+	return tok_in(t, qualifiers);
 }
 
 static void free_member(gpointer p)
