@@ -1,8 +1,10 @@
 # timerconv — move Linux kernel code off the pre-4.15 timer API.
 #
 #   make            build build/timerconv
+#   make SANITIZE=1 build build-san/timerconv with ASan and UBSan
 #   make demo       install what is missing, build, run on the sample tree
 #   make test       install what is missing, build, run the test suite
+#                   on the sanitized binary, then the fuzz regressions
 #   make bench      benchmark on linux-source-6.12 (downloads the package)
 #   make install    install to $(PREFIX) (default /usr/local)
 
@@ -25,22 +27,33 @@ ALL_CFLAGS = -std=c11 -D_GNU_SOURCE $(WARN) $(CFLAGS) \
 	     $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 LDLIBS   = $(shell pkg-config --libs $(PKGS) 2>/dev/null)
 
+# A sanitized build lives apart, so both can be built side by side.
+ifeq ($(SANITIZE),1)
+BUILD    := build-san
+SAN      := -fsanitize=address,undefined -fno-sanitize-recover=all \
+	    -fno-omit-frame-pointer
+ALL_CFLAGS += $(SAN)
+LDFLAGS  += $(SAN)
+else
+BUILD    := build
+endif
+
 SRCS := $(sort $(wildcard tool/*.c))
-OBJS := $(SRCS:tool/%.c=build/%.o)
+OBJS := $(SRCS:tool/%.c=$(BUILD)/%.o)
 DEPS := $(OBJS:.o=.d)
 
 .PHONY: all demo test bench install deps clean
 
-all: build/timerconv
+all: $(BUILD)/timerconv
 
-build/timerconv: $(OBJS)
+$(BUILD)/timerconv: $(OBJS)
 	$(CC) $(LDFLAGS) -o $@ $(OBJS) $(LDLIBS)
 
-build/%.o: tool/%.c | build
+$(BUILD)/%.o: tool/%.c | $(BUILD)
 	$(CC) $(ALL_CFLAGS) -MMD -MP -c -o $@ $<
 
-build:
-	mkdir -p build
+$(BUILD):
+	mkdir -p $@
 
 -include $(DEPS)
 
@@ -78,4 +91,4 @@ install: build/timerconv
 	install -m 644 cocci/*.cocci cocci/*.py $(DESTDIR)$(DATADIR)/
 
 clean:
-	rm -rf build
+	rm -rf build build-san

@@ -319,7 +319,7 @@ static char *timer_key(struct conversion *cv, struct cfile *f,
 		       const char *func, const struct chain *c,
 		       char **container)
 {
-	struct ctype t;
+	struct ctype t = { 0 };
 	size_t group;
 	char *field;
 	char *key;
@@ -357,7 +357,7 @@ static char *pointee_type(struct conversion *cv, struct cfile *f,
 {
 	char *bare = strip_casts(data);
 	struct chain d;
-	struct ctype t;
+	struct ctype t = { 0 };
 	char *res = NULL;
 
 	if (!bare || !chain_parse(bare, &d)) {
@@ -419,7 +419,7 @@ static void bind_timer(struct planner *pl, struct callback *cb,
 	/* setup_timer(&p->t, fn, i) with `int i`: an integer, not a pointer */
 	if (data && b->rel.rel == REL_NOT_CONTAINER) {
 		char *bare = strip_casts(data);
-		struct ctype t;
+		struct ctype t = { 0 };
 
 		if (bare && is_ident(bare) &&
 		    var_type(pl->cv, b->file, func, bare, &t) && !t.ptr &&
@@ -949,7 +949,7 @@ static bool decide_data_user(struct planner *pl, struct callback *cb,
 	struct conversion *cv = pl->cv;
 	struct struct_index *si = conv_structs(cv);
 	static const char *const params[] = { "t", "timer", "tl", NULL };
-	struct ctype ct;
+	struct ctype ct = { 0 };
 	const char *field = NULL, *hop = NULL, *container = NULL;
 	char *at = NULL;
 	const char *why;
@@ -1211,7 +1211,7 @@ static char *call_arg(struct planner *pl, struct callback *cb,
 	}
 	{
 		char *type = pointee_type(pl->cv, r->file, r->n->func, bare);
-		struct ctype ct;
+		struct ctype ct = { 0 };
 
 		ctype_parse(conv_structs(pl->cv), cb->cast->type, &ct);
 		if (!type || strcmp(type, ct.tag)) {
