@@ -5,12 +5,32 @@ import json
 import os
 import shutil
 import subprocess
+import tempfile
 from pathlib import Path
 
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
-TIMERCONV = ROOT / "build" / "timerconv"
+# make test runs the suite on the sanitized build (make SANITIZE=1).
+TIMERCONV = Path(os.environ.get("TIMERCONV_BIN",
+                                ROOT / "build" / "timerconv")).resolve()
+
+# Every run of a sanitized timerconv writes its reports (ASan, UBSan,
+# LeakSanitizer) to a file here; each test fails if one appears while it
+# runs, whatever exit status the test expected.
+SAN_LOGS = Path(tempfile.mkdtemp(prefix="timerconv-san-"))
+_SAN_COMMON = "log_path=%s/%%s:exitcode=99" % SAN_LOGS
+os.environ["ASAN_OPTIONS"] = (
+    (_SAN_COMMON % "asan") + ":detect_leaks=1:abort_on_error=0"
+    ":strict_string_checks=1:detect_invalid_pointer_pairs=1"
+    ":check_initialization_order=1:fast_unwind_on_malloc=0")
+os.environ["UBSAN_OPTIONS"] = (_SAN_COMMON % "ubsan") + \
+    ":print_stacktrace=1:halt_on_error=1"
+os.environ["LSAN_OPTIONS"] = "suppressions=%s:print_suppressions=0" % (
+    ROOT / "tests" / "lsan.supp")
+# GLib's slice allocator hides frees from LeakSanitizer.
+os.environ["G_SLICE"] = "always-malloc"
+os.environ["G_DEBUG"] = "gc-friendly"
 FIXTURES = ROOT / "fixtures"
 CASES = FIXTURES / "cases"
 SHIMS = FIXTURES / "include"
@@ -65,4 +85,19 @@ def make_git_tree(src, dst, message="Initial import"):
 
 @pytest.fixture(scope="session", autouse=True)
 def built():
-    assert TIMERCONV.exists(), "build/timerconv is missing: run make first"
+    assert TIMERCONV.exists(), "%s is missing: run make first" % TIMERCONV
+
+
+def sanitizer_reports():
+    return {p: p.read_text(errors="replace")
+            for p in SAN_LOGS.iterdir()}
+
+
+@pytest.fixture(autouse=True)
+def no_sanitizer_report():
+    """Fail the test on any sanitizer report written while it ran."""
+    before = set(SAN_LOGS.iterdir())
+    yield
+    new = [p for p in SAN_LOGS.iterdir() if p not in before]
+    assert not new, "sanitizer report:\n" + "\n".join(
+        p.read_text(errors="replace") for p in new)
