@@ -116,7 +116,7 @@ flags;
 @@
 
 e = timerconv.planned("setups", p[0].current_element, api, t, f)
-if e is None:
+if e is None or "fn" in e:
 	cocci.include_match(False)
 else:
 	coccinelle.new_api = cocci.make_ident(e["api"])
@@ -162,7 +162,7 @@ new_api;
 @@
 
 e = timerconv.planned("setups", p[0].current_element, api, t, f)
-if e is None:
+if e is None or "fn" in e:
 	cocci.include_match(False)
 else:
 	coccinelle.new_api = cocci.make_ident(e["api"])
@@ -185,6 +185,107 @@ p << setup4_x.px;
 api << setup4_x.api;
 t << setup4_x.T;
 f << setup4_x.F;
+@@
+
+timerconv.done("setups", p[0].current_element, api, t, f)
+
+// patch: a callback installed through a cast, (void *)fn, loses the
+// cast with the data: the plan names the function.
+@setup_c_p depends on patch disable ptr_to_array@
+identifier api = {setup_timer, setup_pinned_timer, setup_deferrable_timer,
+	setup_pinned_deferrable_timer, setup_timer_on_stack,
+	setup_pinned_timer_on_stack, setup_deferrable_timer_on_stack,
+	setup_pinned_deferrable_timer_on_stack};
+expression T, F, D;
+position p;
+@@
+
+api@p(T, F, D)
+
+@script:python setup_c_mk depends on patch@
+p << setup_c_p.p;
+api << setup_c_p.api;
+t << setup_c_p.T;
+f << setup_c_p.F;
+new_api;
+fn;
+flags;
+@@
+
+e = timerconv.planned("setups", p[0].current_element, api, t, f)
+if e is None or "fn" not in e:
+	cocci.include_match(False)
+else:
+	coccinelle.new_api = cocci.make_ident(e["api"])
+	coccinelle.fn = cocci.make_ident(e["fn"])
+	coccinelle.flags = cocci.make_ident(e["flags"])
+
+@setup_c_x depends on patch disable ptr_to_array@
+identifier setup_c_mk.new_api, setup_c_mk.fn, setup_c_mk.flags;
+identifier api;
+expression T, F, D;
+position setup_c_p.p, px;
+@@
+
+- api@p@px
++ new_api
+  (T,
+- F, D
++ fn, flags
+  )
+
+@script:python@
+p << setup_c_x.px;
+api << setup_c_x.api;
+t << setup_c_x.T;
+f << setup_c_x.F;
+@@
+
+timerconv.done("setups", p[0].current_element, api, t, f)
+
+@setup4_c_p depends on patch disable ptr_to_array@
+identifier api = {__setup_timer, __setup_timer_on_stack};
+expression T, F, D, FL;
+position p;
+@@
+
+api@p(T, F, D, FL)
+
+@script:python setup4_c_mk depends on patch@
+p << setup4_c_p.p;
+api << setup4_c_p.api;
+t << setup4_c_p.T;
+f << setup4_c_p.F;
+new_api;
+fn;
+@@
+
+e = timerconv.planned("setups", p[0].current_element, api, t, f)
+if e is None or "fn" not in e:
+	cocci.include_match(False)
+else:
+	coccinelle.new_api = cocci.make_ident(e["api"])
+	coccinelle.fn = cocci.make_ident(e["fn"])
+
+@setup4_c_x depends on patch disable ptr_to_array@
+identifier setup4_c_mk.new_api, setup4_c_mk.fn;
+identifier api;
+expression T, F, D, FL;
+position setup4_c_p.p, px;
+@@
+
+- api@p@px
++ new_api
+  (T,
+- F, D,
++ fn,
+  FL)
+
+@script:python@
+p << setup4_c_x.px;
+api << setup4_c_x.api;
+t << setup4_c_x.T;
+f << setup4_c_x.F;
 @@
 
 timerconv.done("setups", p[0].current_element, api, t, f)

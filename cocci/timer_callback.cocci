@@ -2,6 +2,14 @@
 /// Convert timer callbacks from void fn(unsigned long data) to
 /// void fn(struct timer_list *t).
 ///
+/// The old parameter may be spelled unsigned long, unsigned long int,
+/// ulong, u_long or long.  Vendor code also installs callbacks taking a
+/// pointer to their container through a cast, (void *)fn: such a
+/// callback's parameter becomes the from_timer() local,
+///	static void foo_expire(struct foo *p)	->
+///	static void foo_expire(struct timer_list *t)
+///	{
+///		struct foo *p = from_timer(p, t, timer);
 /// The callback's cast of data to its container,
 ///	struct foo *p = (struct foo *)data;	(or (void *)data, or assigned
 ///						 after the declaration)
@@ -16,7 +24,8 @@
 ///	struct backing_dev_info *backing_dev_info =
 ///		from_timer(backing_dev_info, t, laptop_mode_wb_timer);
 /// A callback that ignores its data takes struct timer_list *unused.
-/// Prototypes change with the definition, in any file.
+/// Prototypes change with the definition, in any file; an unnamed
+/// parameter stays unnamed.
 ///
 /// Whether a callback can be converted depends on every setup of every
 /// timer it runs for, possibly in other files; timerconv decides and
@@ -31,43 +40,59 @@ virtual patch
 virtual report
 virtual facts
 
+// A callback's definition: any one parameter, which timerconv judges.
+// A constrained identifier cannot be inherited: match again to name it.
 @cb_f depends on facts@
-identifier fn, data;
+identifier fn : script:python () { timerconv.is_callback(fn) };
+type PT;
+identifier data;
 type R;
 position p;
 @@
 
-R fn@p(unsigned long data) { ... }
+R fn@p(PT data) { ... }
+
+@cb_def_f depends on facts@
+identifier fn, data;
+type R, PT;
+position cb_f.p;
+@@
+
+R fn@p(PT data) { ... }
 
 @script:python depends on facts@
-fn << cb_f.fn;
-data << cb_f.data;
+fn << cb_def_f.fn;
+data << cb_def_f.data;
+pt << cb_def_f.PT;
+r << cb_def_f.R;
 p << cb_f.p;
 @@
 
-timerconv.emit("callback", p, name=fn, param=data,
+timerconv.emit("callback", p, name=fn, param=data, ptype=pt, ret=r,
 	       extent=timerconv.extent(p))
 
 // The one cast of data to the container, as a declaration or assigned
-// later; the cast type and the variable's type must agree.
+// later: (T *)data, (void *)data, or a typedef'd pointer, (FOO_PTR)data.
 @cb_cast_f depends on facts exists@
-identifier cb_f.fn, cb_f.data, v;
-type R, T;
+identifier cb_def_f.fn, cb_def_f.data, v;
+type R, PT, T;
 position cb_f.p, pv, pd;
 @@
 
-R fn@p(unsigned long data) {
+R fn@p(PT data) {
   ... when any
 (
   T *v@pv = (T *)data@pd;
 |
   T *v@pv = (void *)data@pd;
+|
+  T v@pv = (T)data@pd;
 )
   ... when any
 }
 
 @script:python depends on facts@
-fn << cb_f.fn;
+fn << cb_def_f.fn;
 v << cb_cast_f.v;
 t << cb_cast_f.T;
 p << cb_f.p;
@@ -79,13 +104,13 @@ timerconv.emit("cast", p, callback=fn, local=v, type=t, form="decl",
 	       local_at=timerconv.key(pv), data_at=timerconv.key(pd))
 
 @cb_assign_f depends on facts exists@
-identifier cb_f.fn, cb_f.data;
-type R, T;
+identifier cb_def_f.fn, cb_def_f.data;
+type R, PT, T;
 idexpression T *v;
 position cb_f.p, pv, pd;
 @@
 
-R fn@p(unsigned long data) {
+R fn@p(PT data) {
   ... when any
 (
   v@pv = (T *)data@pd;
@@ -96,7 +121,7 @@ R fn@p(unsigned long data) {
 }
 
 @script:python depends on facts@
-fn << cb_f.fn;
+fn << cb_def_f.fn;
 v << cb_assign_f.v;
 t << cb_assign_f.T;
 p << cb_f.p;
@@ -107,38 +132,76 @@ pd << cb_assign_f.pd;
 timerconv.emit("cast", p, callback=fn, local=v, type=t, form="assign",
 	       local_at=timerconv.key(pv), data_at=timerconv.key(pd))
 
+@cb_tassign_f depends on facts exists@
+identifier cb_def_f.fn, cb_def_f.data;
+type R, PT, T;
+idexpression T v;
+position cb_f.p, pv, pd;
+@@
+
+R fn@p(PT data) {
+  ... when any
+  v@pv = (T)data@pd;
+  ... when any
+}
+
+@script:python depends on facts@
+fn << cb_def_f.fn;
+v << cb_tassign_f.v;
+t << cb_tassign_f.T;
+p << cb_f.p;
+pv << cb_tassign_f.pv;
+pd << cb_tassign_f.pd;
+@@
+
+timerconv.emit("cast", p, callback=fn, local=v, type=t, form="assign",
+	       local_at=timerconv.key(pv), data_at=timerconv.key(pd))
+
 @cb_proto_f depends on facts@
-identifier fn, data;
-type R;
+identifier fn : script:python () { timerconv.is_callback(fn) };
+identifier data;
+type R, PT;
 position p;
 @@
 
-(
-R fn@p(unsigned long data);
-|
-R fn@p(unsigned long);
-)
+R fn@p(PT data);
 
 @script:python depends on facts@
 fn << cb_proto_f.fn;
+pt << cb_proto_f.PT;
 p << cb_proto_f.p;
 @@
 
-timerconv.emit("proto", p, name=fn)
+timerconv.emit("proto", p, name=fn, ptype=pt, named=True)
+
+@cb_proto_anon_f depends on facts@
+identifier fn : script:python () { timerconv.is_callback(fn) };
+type R, PT;
+position p;
+@@
+
+R fn@p(PT);
+
+@script:python depends on facts@
+fn << cb_proto_anon_f.fn;
+pt << cb_proto_anon_f.PT;
+p << cb_proto_anon_f.p;
+@@
+
+timerconv.emit("proto", p, name=fn, ptype=pt, named=False)
 
 // Prototypes, in this file or in a header, before the definitions: spatch
-// would otherwise update a prototype in the definition's file itself, and
-// leave an unnamed parameter unnamed.
+// would otherwise update a prototype in the definition's file itself.
 @cb_proto_p depends on patch@
 identifier fn, data;
-type R;
+type R, PT;
 position p;
 @@
 
 (
-R fn@p(unsigned long data);
+R fn@p(PT data);
 |
-R fn@p(unsigned long);
+R fn@p(PT);
 )
 
 @script:python cb_proto_mk depends on patch@
@@ -155,19 +218,19 @@ else:
 @cb_proto_x depends on patch@
 identifier cb_proto_mk.newp;
 identifier fn, data;
-type R;
+type R, PT;
 position cb_proto_p.p, px;
 @@
 
 (
   R fn@p@px(
-- unsigned long data
+- PT data
 + struct timer_list *newp
   );
 |
   R fn@p@px(
-- unsigned long
-+ struct timer_list *newp
+- PT
++ struct timer_list *
   );
 )
 
@@ -181,11 +244,11 @@ timerconv.done("protos", fn)
 // anew: a position cannot be inherited across a rule that changed code.
 @cb_unused_p depends on patch@
 identifier fn, data;
-type R;
+type R, PT;
 position p;
 @@
 
-R fn@p(unsigned long data) { ... }
+R fn@p(PT data) { ... }
 
 @script:python cb_unused_mk depends on patch@
 fn << cb_unused_p.fn;
@@ -200,12 +263,12 @@ else:
 
 @cb_unused_x depends on patch@
 identifier fn, data, cb_unused_mk.newp;
-type R;
+type R, PT;
 position cb_unused_p.p, px;
 @@
 
 R fn@p@px(
-- unsigned long data
+- PT data
 + struct timer_list *newp
   ) { ... }
 
@@ -217,11 +280,11 @@ timerconv.done("callbacks", fn)
 
 @cb_direct_p depends on patch@
 identifier fn, data;
-type R;
+type R, PT;
 position p;
 @@
 
-R fn@p(unsigned long data) { ... }
+R fn@p(PT data) { ... }
 
 @script:python cb_direct_mk depends on patch@
 fn << cb_direct_p.fn;
@@ -244,12 +307,12 @@ else:
 identifier fn, data;
 identifier cb_direct_mk.newp, cb_direct_mk.v, cb_direct_mk.fld;
 identifier cb_direct_mk.cof;
-type R, T;
+type R, PT, T;
 position cb_direct_p.p, px;
 @@
 
 R fn@p@px(
-- unsigned long data
+- PT data
 + struct timer_list *newp
   ) {
   ... when any
@@ -264,6 +327,11 @@ R fn@p@px(
 + cof(v, newp, fld)
   ;
 |
+  T v =
+- (T)data
++ cof(v, newp, fld)
+  ;
+|
   v =
 - (T *)data
 + cof(v, newp, fld)
@@ -271,6 +339,11 @@ R fn@p@px(
 |
   v =
 - (void *)data
++ cof(v, newp, fld)
+  ;
+|
+  v =
+- (T)data
 + cof(v, newp, fld)
   ;
 )
@@ -285,11 +358,11 @@ timerconv.done("callbacks", fn)
 
 @cb_hop_p depends on patch@
 identifier fn, data;
-type R;
+type R, PT;
 position p;
 @@
 
-R fn@p(unsigned long data) { ... }
+R fn@p(PT data) { ... }
 
 @script:python cb_hop_mk depends on patch@
 fn << cb_hop_p.fn;
@@ -317,12 +390,12 @@ identifier fn, data;
 identifier cb_hop_mk.newp, cb_hop_mk.v, cb_hop_mk.hop, cb_hop_mk.fld;
 identifier cb_hop_mk.cof;
 type cb_hop_mk.nt;
-type R, T;
+type R, PT, T;
 position cb_hop_p.p, px;
 @@
 
 R fn@p@px(
-- unsigned long data
+- PT data
 + struct timer_list *newp
   ) {
   ... when any
@@ -341,6 +414,98 @@ R fn@p@px(
 
 @script:python@
 fn << cb_hop_x.fn;
+@@
+
+timerconv.done("callbacks", fn)
+
+// A callback taking a pointer to its container: the parameter becomes
+// the local that from_timer() sets, followed by a blank line unless more
+// declarations follow (the plan says which).
+@cb_ptr_p depends on patch@
+identifier fn, data;
+type R, PT;
+position p;
+@@
+
+R fn@p(PT data) { ... }
+
+@script:python cb_ptr_mk depends on patch@
+fn << cb_ptr_p.fn;
+newp;
+fld;
+cof;
+@@
+
+e = timerconv.planned("callbacks", fn)
+if e is None or e["kind"] != "ptr" or e["blank"] != "no":
+	cocci.include_match(False)
+else:
+	coccinelle.newp = cocci.make_ident(e["param"])
+	coccinelle.fld = cocci.make_ident(e["field"])
+	coccinelle.cof = cocci.make_ident(e["container_of"])
+
+@cb_ptr_x depends on patch@
+identifier fn, data;
+identifier cb_ptr_mk.newp, cb_ptr_mk.fld, cb_ptr_mk.cof;
+type R, PT;
+position cb_ptr_p.p, px;
+@@
+
+R fn@p@px(
+- PT data
++ struct timer_list *newp
+  ) {
++ PT data = cof(data, newp, fld);
+  ...
+  }
+
+@script:python@
+fn << cb_ptr_x.fn;
+@@
+
+timerconv.done("callbacks", fn)
+
+@cb_ptrb_p depends on patch@
+identifier fn, data;
+type R, PT;
+position p;
+@@
+
+R fn@p(PT data) { ... }
+
+@script:python cb_ptrb_mk depends on patch@
+fn << cb_ptrb_p.fn;
+newp;
+fld;
+cof;
+@@
+
+e = timerconv.planned("callbacks", fn)
+if e is None or e["kind"] != "ptr" or e["blank"] != "yes":
+	cocci.include_match(False)
+else:
+	coccinelle.newp = cocci.make_ident(e["param"])
+	coccinelle.fld = cocci.make_ident(e["field"])
+	coccinelle.cof = cocci.make_ident(e["container_of"])
+
+@cb_ptrb_x depends on patch@
+identifier fn, data;
+identifier cb_ptrb_mk.newp, cb_ptrb_mk.fld, cb_ptrb_mk.cof;
+type R, PT;
+position cb_ptrb_p.p, px;
+@@
+
+R fn@p@px(
+- PT data
++ struct timer_list *newp
+  ) {
++ PT data = cof(data, newp, fld);
++
+  ...
+  }
+
+@script:python@
+fn << cb_ptrb_x.fn;
 @@
 
 timerconv.done("callbacks", fn)

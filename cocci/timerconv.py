@@ -1,16 +1,16 @@
 # SPDX-License-Identifier: GPL-2.0
 """Helpers shared by timerconv's semantic patches.
 
-The driver (tool/) runs spatch on one file at a time with the combined
-rules and, through the environment:
+The driver (tool/) runs spatch on batches of files, one file per group
+(--file-groups), with the combined rules and, through the environment:
 
   TIMERCONV_CALLBACKS  file listing the callback names of interest
-  TIMERCONV_PLAN       the plan for this file (patch mode), JSON
+  TIMERCONV_PLAN       the plan (patch mode), JSON: {"files": {path: plan}}
 
 In facts mode the rules print one JSON record per line, prefixed with
-"TIMERCONV ", to stdout; the driver parses nothing else.  In patch mode
-they rewrite exactly what the plan names and print a "done" record for
-each rewrite.
+"TIMERCONV " and naming the file it is about, to stdout; the driver parses
+nothing else.  In patch mode they rewrite exactly what the plan names for
+the file at hand and print a "done" record for each rewrite.
 
 The plan names a construct by text, not by position: the enclosing
 function, the API name and the operands as spatch prints them, joined by
@@ -24,6 +24,19 @@ import sys
 
 _plan = None
 _callbacks = None
+_cocci = None
+
+
+def init(cocci):
+    """Keep spatch's cocci object: it knows the file being processed."""
+    global _cocci
+    _cocci = cocci
+
+
+def current():
+    """The file of the group being processed (one file per group)."""
+    files = _cocci.files() if _cocci is not None else []
+    return files[0] if files else None
 
 
 def _load_plan():
@@ -46,13 +59,20 @@ def name(*parts):
     return "|".join(" ".join(str(x).split()) for x in parts)
 
 
+def _file_plan():
+    plan = _load_plan()
+    if "files" in plan:
+        return plan["files"].get(current(), {})
+    return plan
+
+
 def planned(section, *parts):
     """The plan entry for the construct named by parts, or None."""
-    return _load_plan().get(section, {}).get(name(*parts))
+    return _file_plan().get(section, {}).get(name(*parts))
 
 
 def renames():
-    return _load_plan().get("renames", {})
+    return _file_plan().get("renames", {})
 
 
 def is_callback(name):
@@ -67,7 +87,7 @@ def is_callback(name):
 
 
 def emit(kind, p=None, **fields):
-    rec = {"kind": kind}
+    rec = {"kind": kind, "file": current()}
     if p is not None:
         rec["line"] = int(p[0].line)
         rec["col"] = int(p[0].column)

@@ -23,7 +23,8 @@ def test_rule_file_follows_kernel_conventions(name):
         assert re.search("^%s$" % mode, text, re.M), mode
 
 
-@pytest.mark.parametrize("name", ["setup_timer.cocci", "init_timer.cocci"])
+@pytest.mark.parametrize("name", ["setup_timer.cocci", "init_timer.cocci",
+                                  "timer_fields.cocci"])
 def test_member_chain_rules_disable_ptr_to_array(name):
     """ptr_to_array would turn &isar->ch[1].ftimer into &isar->ch->ftimer."""
     text = (COCCI / name).read_text()

@@ -15,8 +15,8 @@ from pathlib import Path
 
 import pytest
 
-from conftest import (CASES, FIXTURES, TIMERCONV, git, make_git_tree,
-                      read_report, timerconv)
+from conftest import (CASES, FIXTURES, TIMERCONV, compile_c, git,
+                      make_git_tree, read_report, timerconv)
 
 GOOD = CASES / "setup_timer_container_pointer" / "input.c"
 GOOD_OUT = CASES / "setup_timer_container_pointer" / "expected.c"
@@ -312,3 +312,28 @@ def test_help_and_bad_options():
     timerconv("convert", "--no-such-option", check=2)
     timerconv("frobnicate", check=2)
     assert "convert" in timerconv("--help", check=0).stdout
+
+
+HOP = CASES / "refuse_no_struct_definition_hop" / "input.c"
+
+
+def test_include_dir_gives_the_struct_the_tree_lacks(tmp_path):
+    """A pointer hop (q->bdi->wb_timer) needs the definition; -I DIR
+    provides it from outside the tree, as for an out-of-tree module."""
+    tree = make_tree(tmp_path, {"drivers/mmc/queue.c": HOP.read_text()})
+    proc = timerconv("convert", "-C", tree, "--in-place", check=0)
+    assert (tree / "drivers/mmc/queue.c").read_text() == HOP.read_text()
+    proc = timerconv("convert", "-C", tree, "--in-place",
+                     "-I", FIXTURES / "include" / "common", check=0)
+    out = (tree / "drivers/mmc/queue.c").read_text()
+    assert ("\tstruct mmcx_bdi *bdi = from_timer(bdi, t, wb_timer);\n\n"
+            "\tmmcx_flush_bdi(bdi);\n") in out, out
+    assert "\ttimer_setup(&q->bdi->wb_timer, mmcx_wb_timer_fn, 0);\n" in out
+    assert compile_c(tree / "drivers/mmc/queue.c", "v4.15").returncode == 0
+
+
+def test_include_dir_must_exist(tmp_path):
+    tree = make_tree(tmp_path, {"a.c": HOP.read_text()})
+    proc = timerconv("convert", "-C", tree, "-I", tmp_path / "nowhere",
+                     check=2)
+    assert "-I" in proc.stderr and "not a directory" in proc.stderr

@@ -16,6 +16,27 @@ static bool is_member_name(const struct token *t, size_t i)
 	return i > 0 && (tok_punct(&t[i - 1], '.') || TOK_IS(&t[i - 1], "->"));
 }
 
+/* Does the statement at t[i] declare something?  struct foo *p = ...,
+ * int n;, foo_t x;, FOO_PTR p = ...  (not: p->x = 1;, f(x);, x = 1;) */
+static bool starts_declaration(const struct token *t, size_t n, size_t i)
+{
+	static const char *const words[] = {
+		"struct", "union", "enum", "const", "volatile", "static",
+		"register", "unsigned", "signed", "int", "long", "short",
+		"char", "bool", "void", "float", "double", NULL
+	};
+
+	if (i >= n || t[i].kind != TOK_IDENT)
+		return false;
+	if (tok_in(&t[i], words))
+		return true;
+	while (i + 1 < n && tok_punct(&t[i + 1], '*'))
+		i++;
+	return i + 2 < n && t[i + 1].kind == TOK_IDENT &&
+	       (tok_punct(&t[i + 2], '=') || tok_punct(&t[i + 2], ';') ||
+		tok_punct(&t[i + 2], ',') || tok_punct(&t[i + 2], '['));
+}
+
 void cbody_clear(struct cbody *b)
 {
 	if (b->param_uses)
@@ -46,6 +67,7 @@ bool cbody_analyse(struct cfile *f, struct fpos at, const char *param,
 	if (body >= n)
 		return false;
 	close = tok_match_close(t, n, body);
+	out->decl_first = starts_declaration(t, close, body + 1);
 	out->param_uses = g_array_new(FALSE, FALSE, sizeof(struct fpos));
 	out->idents = g_hash_table_new_full(g_str_hash, g_str_equal, g_free,
 					    NULL);

@@ -16,6 +16,7 @@ struct cbody {
 	GHashTable *idents;	/* every non-member name used in the body */
 	guint local_uses;	/* uses of the container variable */
 	char *only_member;	/* all of them are local->only_member */
+	bool decl_first;	/* the body opens with a declaration */
 };
 
 /*

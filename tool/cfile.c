@@ -3,9 +3,14 @@
  * The files of a conversion, and the struct index built over the tree on
  * first use (only runs that have something to convert pay for it).
  */
+#include <glib/gstdio.h>
+#include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "conv.h"
+#include "gitutil.h"
+#include "structs_cache.h"
 #include "util.h"
 
 struct cfile *cfile_new(const char *path, char *text, size_t len)
@@ -80,24 +85,162 @@ static void index_one(size_t i, void *data)
 	g_free(text);
 }
 
+/* Every header below dir, by absolute path. */
+static void list_headers(const char *dir, GPtrArray *out, int depth)
+{
+	GDir *d = depth < 16 ? g_dir_open(dir, 0, NULL) : NULL;
+	const char *name;
+
+	if (!d)
+		return;
+	while ((name = g_dir_read_name(d))) {
+		char *path = g_build_filename(dir, name, NULL);
+
+		if (g_str_has_suffix(name, ".h") &&
+		    g_file_test(path, G_FILE_TEST_IS_REGULAR)) {
+			g_ptr_array_add(out, path);
+			continue;
+		}
+		if (!g_file_test(path, G_FILE_TEST_IS_SYMLINK) &&
+		    g_file_test(path, G_FILE_TEST_IS_DIR))
+			list_headers(path, out, depth + 1);
+		g_free(path);
+	}
+	g_dir_close(d);
+}
+
+static void index_outside(size_t i, void *data)
+{
+	struct index_job *job = data;
+	const char *path = job->paths->pdata[i];
+	char *text;
+	gsize len;
+
+	if (g_file_get_contents(path, &text, &len, NULL)) {
+		structs_add_file(job->cv->structs, path, text, len);
+		g_free(text);
+	}
+}
+
+/*
+ * Where the index of the tree's headers is kept between runs: in the git
+ * dir (or $XDG_CACHE_HOME/timerconv), named by what went into it, every
+ * header's path, size and modification time, so a header changed since
+ * (committed or not) makes a new one.
+ */
+static char *cache_path(struct conversion *cv, GPtrArray *headers)
+{
+	GChecksum *sum = g_checksum_new(G_CHECKSUM_SHA1);
+	char *root = g_canonicalize_filename(cv->tree->root, NULL);
+	char *dir = NULL, *path;
+
+	g_checksum_update(sum, (const guchar *)root, -1);
+	for (guint i = 0; i < headers->len; i++) {
+		char *abs = tree_abspath(cv->tree, headers->pdata[i]);
+		struct stat st;
+		char buf[96];
+
+		if (stat(abs, &st) == 0) {
+			g_checksum_update(sum, (const guchar *)headers->pdata[i],
+					  -1);
+			snprintf(buf, sizeof(buf), "\n%lld %lld.%09ld\n",
+				 (long long)st.st_size,
+				 (long long)st.st_mtim.tv_sec,
+				 st.st_mtim.tv_nsec);
+			g_checksum_update(sum, (const guchar *)buf, -1);
+		}
+		g_free(abs);
+	}
+	if (cv->tree->is_git &&
+	    git_run(cv->tree->root, &dir, NULL, "rev-parse",
+		    "--absolute-git-dir", NULL)) {
+		char *top = g_build_filename(g_strchomp(dir), "timerconv",
+					     NULL);
+
+		g_free(dir);
+		dir = top;
+	} else {
+		g_free(dir);
+		dir = g_build_filename(g_get_user_cache_dir(), "timerconv",
+				       NULL);
+	}
+	path = g_strdup_printf("%s/structs-%s.idx", dir,
+			       g_checksum_get_string(sum));
+	g_mkdir_with_parents(dir, 0755);
+	g_checksum_free(sum);
+	g_free(root);
+	g_free(dir);
+	return path;
+}
+
+/* Keep one index per tree: the others are of older states of it. */
+static void cache_prune(const char *keep)
+{
+	char *dir = g_path_get_dirname(keep);
+	GDir *d = g_dir_open(dir, 0, NULL);
+	const char *name;
+
+	while (d && (name = g_dir_read_name(d))) {
+		char *path = g_build_filename(dir, name, NULL);
+
+		if (g_str_has_prefix(name, "structs-") &&
+		    g_str_has_suffix(name, ".idx") && strcmp(path, keep))
+			g_unlink(path);
+		g_free(path);
+	}
+	if (d)
+		g_dir_close(d);
+	g_free(dir);
+}
+
 struct struct_index *conv_structs(struct conversion *cv)
 {
-	struct index_job job = { cv, g_ptr_array_new() };
+	struct index_job job = { cv, NULL };
+	char *cache;
 
 	if (cv->structs)
 		return cv->structs;
-	cv->structs = structs_new();
-	/* Every header of the tree, and the .c files taking part. */
+	/* Every header of the tree, from the cache if it has them... */
+	job.paths = g_ptr_array_new();
 	for (guint i = 0; cv->all_files && i < cv->all_files->len; i++) {
 		const char *p = cv->all_files->pdata[i];
 
-		if (g_str_has_suffix(p, ".h") && !conv_file(cv, p))
+		if (g_str_has_suffix(p, ".h"))
 			g_ptr_array_add(job.paths, (gpointer)p);
 	}
-	for (guint i = 0; i < cv->files->len; i++)
-		g_ptr_array_add(job.paths,
-				((struct cfile *)cv->files->pdata[i])->path);
+	cache = g_getenv("TIMERCONV_NO_CACHE") ? NULL :
+		cache_path(cv, job.paths);
+	cv->structs = structs_new();
+	if (cache && structs_cache_load(cv->structs, cache)) {
+		cv->structs_cached = true;
+	} else {
+		structs_free(cv->structs);
+		cv->structs = structs_new();
+		parallel_for(job.paths->len, cv->jobs, index_one, &job);
+		if (cache && structs_cache_save(cv->structs, cache, NULL))
+			cache_prune(cache);
+	}
+	g_free(cache);
+	g_ptr_array_free(job.paths, TRUE);
+	/* ... then the .c files taking part */
+	job.paths = g_ptr_array_new();
+	for (guint i = 0; i < cv->files->len; i++) {
+		struct cfile *f = cv->files->pdata[i];
+
+		if (!g_str_has_suffix(f->path, ".h"))
+			g_ptr_array_add(job.paths, f->path);
+	}
 	parallel_for(job.paths->len, cv->jobs, index_one, &job);
+	g_ptr_array_free(job.paths, TRUE);
+	/* and the headers of -I and --kernel-headers, by absolute path */
+	job.paths = g_ptr_array_new_with_free_func(g_free);
+	for (guint i = 0; cv->include_dirs && i < cv->include_dirs->len; i++) {
+		const char *dir = cv->include_dirs->pdata[i];
+
+		structs_add_include_dir(cv->structs, dir);
+		list_headers(dir, job.paths, 0);
+	}
+	parallel_for(job.paths->len, cv->jobs, index_outside, &job);
 	g_ptr_array_free(job.paths, TRUE);
 	return cv->structs;
 }

@@ -49,6 +49,7 @@ struct cfile {
 };
 
 struct unit;
+struct planner;
 
 /* One change the plan asks spatch for. */
 struct plan_item {
@@ -83,6 +84,8 @@ struct unit {
 	GPtrArray *items;		/* struct plan_item * */
 	GPtrArray *sites;		/* struct csite * */
 	GHashTable *files;		/* struct cfile * set */
+	GPtrArray *lone;		/* timers set up without a callback */
+	GPtrArray *dsrcs;		/* what sets their .data */
 	char *reason;			/* NULL: converted */
 	char *where;			/* "file:line" of the cause */
 };
@@ -93,12 +96,14 @@ struct conversion {
 	GPtrArray *files;		/* struct cfile * */
 	GHashTable *by_path;
 	struct struct_index *structs;
+	bool structs_cached;		/* read from the cache */
+	GPtrArray *include_dirs;	/* absolute: -I, --kernel-headers */
 	GPtrArray *all_files;		/* the whole tree, for the index */
 	int jobs;
 	char *compat_header;		/* --compat-header, root-relative */
 	GPtrArray *sites;		/* struct csite * */
 	GPtrArray *units;		/* struct unit * */
-	GPtrArray *callbacks;		/* struct callback * */
+	struct planner *planner;	/* plan.c's, for the units' lifetime */
 };
 
 /* cfile.c */
@@ -119,6 +124,9 @@ GPtrArray *refs_files(const struct tree *tree, GPtrArray *files,
 char *plan_key(const char *first, ...) G_GNUC_NULL_TERMINATED;
 void plan_build(struct conversion *cv);
 void plan_settle(struct conversion *cv);
+void plan_free(struct conversion *cv);
+/* Refuse the units that would change files outside the PATHs given. */
+void plan_keep_in_scope(struct conversion *cv);
 void unit_refuse(struct unit *u, const char *where, const char *fmt, ...)
 	G_GNUC_PRINTF(3, 4);
 /* The items of converted units that change file f. */

@@ -15,6 +15,7 @@
 #include "convert.h"
 #include "diff.h"
 #include "pipeline.h"
+#include "progress.h"
 #include "report.h"
 #include "util.h"
 
@@ -22,6 +23,8 @@ struct convert_opts {
 	char *tree;
 	gboolean in_place;
 	gboolean scan_only;
+	gboolean quiet;
+	gboolean follow_units;
 	int jobs;
 	int timeout;
 	char *report;
@@ -29,6 +32,7 @@ struct convert_opts {
 	char *target;
 	char *kernel_headers;
 	char *compat_header;
+	char **include_dirs;
 	char **paths;
 };
 
@@ -117,14 +121,18 @@ static int run_convert(struct convert_opts *o)
 		.timeout = o->timeout, .macro_file = o->macro_file,
 		.target = o->target, .kernel_headers = o->kernel_headers,
 		.compat_header = o->compat_header,
+		.include_dirs = o->include_dirs,
 		.scan_only = o->scan_only,
+		.follow_units = o->follow_units,
 	};
 	struct run r;
 	GError *error = NULL;
 	GPtrArray *changed;
 	int rc = EXIT_OK;
 
+	progress_init(o->quiet);
 	if (!pipeline_run(&r, &po, &error)) {
+		progress_end();
 		if (interrupted())
 			tc_error("interrupted; no file was changed");
 		else
@@ -133,6 +141,7 @@ static int run_convert(struct convert_opts *o)
 		pipeline_free(&r);
 		return EXIT_ERROR;
 	}
+	progress_end();
 	if (interrupted()) {
 		tc_error("interrupted; no file was changed");
 		pipeline_free(&r);
@@ -183,6 +192,11 @@ int cmd_convert(int argc, char **argv)
 		{ "scan-only", 0, 0, G_OPTION_ARG_NONE, &o.scan_only,
 		  "Only list the files spatch would be run on (no spatch needed)",
 		  NULL },
+		{ "follow-units", 0, 0, G_OPTION_ARG_NONE, &o.follow_units,
+		  "Convert a unit whole even where it reaches beyond the PATHs (default: refuse it)",
+		  NULL },
+		{ "quiet", 'q', 0, G_OPTION_ARG_NONE, &o.quiet,
+		  "No progress line (there is none on a pipe anyway)", NULL },
 		{ "report", 0, 0, G_OPTION_ARG_FILENAME, &o.report,
 		  "Write a JSON report of every site and unit to FILE", "FILE" },
 		{ "target", 0, 0, G_OPTION_ARG_STRING, &o.target,
@@ -196,6 +210,10 @@ int cmd_convert(int argc, char **argv)
 		  &o.compat_header,
 		  "For out-of-tree code: write the target API for older kernels to PATH (in the tree) and include it where needed",
 		  "PATH" },
+		{ "include", 'I', 0, G_OPTION_ARG_FILENAME_ARRAY,
+		  &o.include_dirs,
+		  "Also read struct definitions from the headers in DIR (repeatable), as for a module built outside the kernel tree",
+		  "DIR" },
 		{ "timeout", 0, 0, G_OPTION_ARG_INT, &o.timeout,
 		  "Seconds spatch may spend on one file (default: 120)", "S" },
 		{ "macro-file", 0, 0, G_OPTION_ARG_FILENAME, &o.macro_file,
@@ -228,6 +246,7 @@ int cmd_convert(int argc, char **argv)
 	g_free(o.target);
 	g_free(o.kernel_headers);
 	g_free(o.compat_header);
+	g_strfreev(o.include_dirs);
 	g_strfreev(o.paths);
 	return rc;
 }

@@ -45,6 +45,16 @@ static char *join(const struct token *t, size_t from, size_t to)
 	return g_string_free(s, FALSE);
 }
 
+/* Names, numbers and commas only: priv(dev), ports[i], regs(bus, 2). */
+static bool simple_args(const struct token *t, size_t from, size_t to)
+{
+	for (size_t i = from; i < to; i++)
+		if (t[i].kind != TOK_IDENT && t[i].kind != TOK_NUMBER &&
+		    !tok_punct(&t[i], ','))
+			return false;
+	return true;
+}
+
 bool chain_parse(const char *text, struct chain *c)
 {
 	size_t n;
@@ -67,8 +77,21 @@ bool chain_parse(const char *text, struct chain *c)
 	}
 	if (i >= n || t[i].kind != TOK_IDENT)
 		goto out;
-	c->base = g_strndup(t[i].p, t[i].len);
-	i++;
+	/* priv(dev)->timer, ports[i].timer: an accessor or an element as
+	 * the base, kept whole as its text */
+	if (i + 1 < n && (tok_punct(&t[i + 1], '(') ||
+			  tok_punct(&t[i + 1], '['))) {
+		size_t close = tok_match_close(t, n, i + 1);
+
+		if (close >= n || !simple_args(t, i + 2, close))
+			goto out;
+		c->base = join(t, i, close + 1);
+		c->base_opaque = true;
+		i = close + 1;
+	} else {
+		c->base = g_strndup(t[i].p, t[i].len);
+		i++;
+	}
 	while (i < n) {
 		struct seg *s;
 
@@ -104,7 +127,8 @@ static bool is_type_word(const struct token *t)
 {
 	static const char *const words[] = {
 		"unsigned", "signed", "long", "int", "char", "short", "void",
-		"ulong", "uintptr_t", "u64", "u32", "size_t", "const", NULL
+		"ulong", "u_long", "uintptr_t", "intptr_t", "u64", "u32", "size_t",
+		"const", "__force", NULL
 	};
 
 	return tok_in(t, words);

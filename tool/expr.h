@@ -19,6 +19,7 @@ struct seg {
 struct chain {
 	bool addr;		/* starts with & */
 	char *base;		/* the variable it starts from */
+	bool base_opaque;	/* base is priv(dev) or ports[i]: no type */
 	GPtrArray *segs;	/* struct seg * */
 };
 

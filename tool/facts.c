@@ -32,6 +32,25 @@ static unsigned int num(JsonObject *o, const char *key)
 	return (unsigned int)json_node_get_int(n);
 }
 
+static bool flag(JsonObject *o, const char *key, bool def)
+{
+	JsonNode *n = json_object_get_member(o, key);
+
+	if (!n || !JSON_NODE_HOLDS_VALUE(n) ||
+	    json_node_get_value_type(n) != G_TYPE_BOOLEAN)
+		return def;
+	return json_node_get_boolean(n);
+}
+
+static bool kind_is(JsonObject *o, const char *kind)
+{
+	char *k = str(o, "kind");
+	bool res = k && !strcmp(k, kind);
+
+	g_free(k);
+	return res;
+}
+
 static struct fpos pos(JsonObject *o)
 {
 	struct fpos p = { num(o, "line"), num(o, "col") };
@@ -77,6 +96,7 @@ static void free_assign(gpointer p)
 
 	g_free(a->field);
 	g_free(a->object);
+	g_free(a->timer);
 	g_free(a->value);
 	g_free(a->func);
 	g_free(a);
@@ -88,6 +108,8 @@ static void free_callback(gpointer p)
 
 	g_free(c->name);
 	g_free(c->param);
+	g_free(c->ptype);
+	g_free(c->ret);
 	g_free(c);
 }
 
@@ -107,6 +129,7 @@ static void free_named(gpointer p)
 
 	g_free(n->name);
 	g_free(n->arg);
+	g_free(n->ptype);
 	g_free(n->func);
 	g_free(n);
 }
@@ -142,33 +165,23 @@ static void add_setup(struct file_facts *ff, JsonObject *o,
 	g_ptr_array_add(ff->setups, s);
 }
 
-/* Pair an init_timer() with its .function (and .data) assignments. */
+/* Pair an init_timer() with its .function assignment. */
 static void add_init_pair(struct file_facts *ff, JsonObject *o)
 {
 	struct f_setup *s = facts_setup_at(ff, pos(o));
-	bool has_data = json_object_has_member(o, "data") &&
-			!json_node_is_null(json_object_get_member(o, "data"));
 
-	if (!s || s->kind != FS_INIT)
-		return;
-	/* The pairing with .data wins over the one without. */
-	if (s->paired && (s->has_data || !has_data))
+	if (!s || s->kind != FS_INIT || s->paired)
 		return;
 	s->paired = true;
-	s->has_data = has_data;
 	g_free(s->fn);
 	s->fn = str(o, "fn");
 	s->fn_at = key_pos(o, "fn_at");
-	g_free(s->data);
-	s->data = has_data ? str(o, "data") : NULL;
-	s->data_at = has_data ? key_pos(o, "data_at") : (struct fpos){ 0, 0 };
 }
 
-static void add_record(struct file_facts *ff, JsonObject *o,
-		       GPtrArray *pairs)
+static void add_record(struct file_facts *ff, JsonObject *o)
 {
-	const char *kind = json_object_get_string_member_with_default(o,
-							"kind", "");
+	char *kind_s = str(o, "kind");
+	const char *kind = kind_s ? kind_s : "";
 
 	ff->records++;
 	if (!strcmp(kind, "setup")) {
@@ -177,14 +190,14 @@ static void add_record(struct file_facts *ff, JsonObject *o,
 		add_setup(ff, o, FS_INIT);
 	} else if (!strcmp(kind, "define")) {
 		add_setup(ff, o, FS_DEFINE);
-	} else if (!strcmp(kind, "init_pair")) {
-		/* After every init record: the order of output is spatch's. */
-		g_ptr_array_add(pairs, json_object_ref(o));
 	} else if (!strcmp(kind, "assign")) {
 		struct f_assign *a = g_new0(struct f_assign, 1);
 
 		a->field = str(o, "field");
 		a->object = str(o, "object");
+		a->timer = str(o, "timer");
+		if (!a->timer && a->object)
+			a->timer = g_strdup_printf("& %s", a->object);
 		a->value = str(o, "value");
 		a->at = pos(o);
 		a->value_at = key_pos(o, "value_at");
@@ -192,10 +205,14 @@ static void add_record(struct file_facts *ff, JsonObject *o,
 		g_ptr_array_add(ff->assigns, a);
 	} else if (!strcmp(kind, "callback")) {
 		struct f_callback *c = g_new0(struct f_callback, 1);
-		JsonObject *ext = json_object_get_object_member(o, "extent");
+		JsonNode *en = json_object_get_member(o, "extent");
+		JsonObject *ext = en && JSON_NODE_HOLDS_OBJECT(en) ?
+				  json_node_get_object(en) : NULL;
 
 		c->name = str(o, "name");
 		c->param = str(o, "param");
+		c->ptype = str(o, "ptype");
+		c->ret = str(o, "ret");
 		c->at = pos(o);
 		if (ext) {
 			c->first = num(ext, "first");
@@ -222,6 +239,8 @@ static void add_record(struct file_facts *ff, JsonObject *o,
 		n->name = str(o, "name");
 		n->arg = str(o, rename ? "args" : "arg");
 		n->func = str(o, "func");
+		n->ptype = str(o, "ptype");
+		n->named = flag(o, "named", true);
 		n->at = pos(o);
 		g_ptr_array_add(rename ? ff->renames :
 				kind[0] == 'p' ? ff->protos :
@@ -248,15 +267,12 @@ static void add_record(struct file_facts *ff, JsonObject *o,
 		g_free(section);
 		g_free(name);
 	}
+	g_free(kind_s);
 }
 
-struct file_facts *facts_parse(const char *text)
+static struct file_facts *facts_new(void)
 {
 	struct file_facts *ff = g_new0(struct file_facts, 1);
-	GPtrArray *pairs = g_ptr_array_new_with_free_func(
-		(GDestroyNotify)json_object_unref);
-	JsonParser *parser = json_parser_new();
-	const char *line = text;
 
 	ff->setups = g_ptr_array_new_with_free_func(free_setup);
 	ff->assigns = g_ptr_array_new_with_free_func(free_assign);
@@ -270,6 +286,25 @@ struct file_facts *facts_parse(const char *text)
 					  g_free);
 	ff->done = g_hash_table_new_full(g_str_hash, g_str_equal, g_free,
 					 NULL);
+	return ff;
+}
+
+struct pending_pair {
+	struct file_facts *ff;
+	JsonObject *o;
+};
+
+/*
+ * Every record of the output, into the facts of the file it names (all
+ * into one when by_file is NULL).
+ */
+static void parse_into(const char *text, GHashTable *by_file,
+		       struct file_facts *one)
+{
+	GArray *pairs = g_array_new(FALSE, FALSE, sizeof(struct pending_pair));
+	JsonParser *parser = json_parser_new();
+	const char *line = text;
+
 	while (line && *line) {
 		const char *end = strchr(line, '\n');
 		size_t len = end ? (size_t)(end - line) : strlen(line);
@@ -278,18 +313,66 @@ struct file_facts *facts_parse(const char *text)
 		    json_parser_load_from_data(parser, line + strlen(MARK),
 					       len - strlen(MARK), NULL)) {
 			JsonNode *root = json_parser_get_root(parser);
+			struct file_facts *ff = one;
+			JsonObject *o;
 
-			if (root && JSON_NODE_HOLDS_OBJECT(root))
-				add_record(ff, json_node_get_object(root),
-					   pairs);
+			if (!root || !JSON_NODE_HOLDS_OBJECT(root))
+				goto next;
+			o = json_node_get_object(root);
+			if (by_file) {
+				char *file = str(o, "file");
+
+				if (!file)
+					file = g_strdup("");
+				ff = g_hash_table_lookup(by_file, file);
+				if (!ff) {
+					ff = facts_new();
+					g_hash_table_insert(by_file, file, ff);
+				} else {
+					g_free(file);
+				}
+			}
+			if (kind_is(o, "init_pair")) {
+				/* after every init record: the order of
+				 * output is spatch's */
+				struct pending_pair pp = {
+					ff, json_object_ref(o)
+				};
+
+				g_array_append_val(pairs, pp);
+			} else {
+				add_record(ff, o);
+			}
 		}
+next:
 		line = end ? end + 1 : NULL;
 	}
-	for (guint i = 0; i < pairs->len; i++)
-		add_init_pair(ff, pairs->pdata[i]);
-	g_ptr_array_free(pairs, TRUE);
+	for (guint i = 0; i < pairs->len; i++) {
+		struct pending_pair *pp = &g_array_index(pairs,
+						struct pending_pair, i);
+
+		add_init_pair(pp->ff, pp->o);
+		json_object_unref(pp->o);
+	}
+	g_array_free(pairs, TRUE);
 	g_object_unref(parser);
+}
+
+struct file_facts *facts_parse(const char *text)
+{
+	struct file_facts *ff = facts_new();
+
+	parse_into(text, NULL, ff);
 	return ff;
+}
+
+GHashTable *facts_parse_files(const char *text)
+{
+	GHashTable *by_file = g_hash_table_new_full(g_str_hash, g_str_equal,
+		g_free, (GDestroyNotify)facts_free);
+
+	parse_into(text, by_file, NULL);
+	return by_file;
 }
 
 void facts_free(struct file_facts *ff)

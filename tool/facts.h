@@ -35,10 +35,8 @@ struct f_setup {
 	struct fpos fn_at;
 	char *data;
 	char *flags;		/* __setup_timer()'s own flags */
-	/* FS_INIT */
+	/* FS_INIT: the .function assignment it is paired with, if any */
 	bool paired;
-	bool has_data;
-	struct fpos data_at;
 	/* FS_DEFINE */
 	char *name;
 	char *expires;
@@ -47,6 +45,7 @@ struct f_setup {
 struct f_assign {
 	char *field;		/* "function" or "data" */
 	char *object;
+	char *timer;		/* the timer: & object, or object for -> */
 	char *value;
 	struct fpos at;		/* start of the object */
 	struct fpos value_at;
@@ -56,6 +55,8 @@ struct f_assign {
 struct f_callback {
 	char *name;
 	char *param;
+	char *ptype;		/* the parameter's type, as spatch prints it */
+	char *ret;
 	struct fpos at;
 	unsigned int first;	/* extent of the function */
 	unsigned int last;
@@ -73,6 +74,8 @@ struct f_cast {
 struct f_named {		/* prototypes, calls, references */
 	char *name;
 	char *arg;		/* calls */
+	char *ptype;		/* prototypes: the parameter's type */
+	bool named;		/* prototypes: the parameter has a name */
 	char *func;
 	struct fpos at;
 };
@@ -92,6 +95,8 @@ struct file_facts {
 };
 
 struct file_facts *facts_parse(const char *text);
+/* The output of a batch: the facts of each file the records name. */
+GHashTable *facts_parse_files(const char *text);
 void facts_free(struct file_facts *ff);
 
 /* The type spatch inferred for variable `name` in function `func`. */

@@ -10,15 +10,43 @@
 
 #include "compat.h"
 #include "pipeline.h"
+#include "progress.h"
 #include "treescan.h"
 #include "util.h"
 #include "wrap.h"
 
 #define DEFAULT_TIMEOUT 120
 
+/* The kernel's name for the machine timerconv runs on (asm/ headers). */
+#if defined(__x86_64__) || defined(__i386__)
+#define HOST_ARCH "x86"
+#elif defined(__aarch64__)
+#define HOST_ARCH "arm64"
+#elif defined(__arm__)
+#define HOST_ARCH "arm"
+#elif defined(__powerpc__)
+#define HOST_ARCH "powerpc"
+#else
+#define HOST_ARCH "x86"
+#endif
+
+/* TIMERCONV_TIMINGS=1: how long each phase took, on stderr. */
+static void timing(const char *phase)
+{
+	static gint64 last;
+	gint64 now = g_get_monotonic_time();
+
+	if (!g_getenv("TIMERCONV_TIMINGS"))
+		return;
+	if (last && phase)
+		fprintf(stderr, "timerconv: timing: %-8s %7.2f s\n", phase,
+			(double)(now - last) / G_USEC_PER_SEC);
+	last = now;
+}
+
 bool csite_counted(const struct csite *s)
 {
-	return s->file->in_scope || s->unit;
+	return s->file->in_scope || (s->unit && !s->unit->reason);
 }
 
 static struct cfile *add_file(struct run *r, const char *path,
@@ -53,6 +81,16 @@ static struct cfile *add_file(struct run *r, const char *path,
 	return f;
 }
 
+static void add_name(GHashTable *all, GHashTable *global, GHashTable *statics,
+		     const char *name)
+{
+	if (!g_hash_table_contains(all, name))
+		g_hash_table_add(all, g_strdup(name));
+	if (!g_hash_table_contains(statics, name) &&
+	    !g_hash_table_contains(global, name))
+		g_hash_table_add(global, g_strdup(name));
+}
+
 /*
  * Callbacks the candidates' old-API sites name, and which of them are not
  * static in the file that names them (so other files may use them too).
@@ -72,6 +110,13 @@ static void callback_names(struct run *r, GHashTable *all, GHashTable *global)
 			if (u->is_static)
 				g_hash_table_add(statics, u->name);
 		}
+		for (guint k = 0; k < f->scan->other_funcs->len; k++) {
+			struct ulong_func *u = &g_array_index(
+				f->scan->other_funcs, struct ulong_func, k);
+
+			if (u->is_static)
+				g_hash_table_add(statics, u->name);
+		}
 		for (guint k = 0; k < f->scan->sites->len; k++) {
 			const struct site *s = &g_array_index(f->scan->sites,
 							      struct site, k);
@@ -79,9 +124,16 @@ static void callback_names(struct run *r, GHashTable *all, GHashTable *global)
 			if (s->compat || !s->callback ||
 			    !strcmp(s->callback, "NULL"))
 				continue;
-			g_hash_table_add(all, g_strdup(s->callback));
-			if (!g_hash_table_contains(statics, s->callback))
-				g_hash_table_add(global, g_strdup(s->callback));
+			add_name(all, global, statics, s->callback);
+		}
+		/* callbacks taking a pointer, installed through a cast */
+		if (f->scan->cast_handed) {
+			GHashTableIter it;
+			gpointer name;
+
+			g_hash_table_iter_init(&it, f->scan->cast_handed);
+			while (g_hash_table_iter_next(&it, &name, NULL))
+				add_name(all, global, statics, name);
 		}
 		g_hash_table_destroy(statics);
 	}
@@ -98,8 +150,8 @@ static bool has_work(const struct cfile *f)
 
 static bool run_facts(struct run *r, GHashTable *names, GError **error)
 {
-	GPtrArray *jobs = g_ptr_array_new_with_free_func(
-		(GDestroyNotify)spatch_job_free);
+	GPtrArray *sfiles = g_ptr_array_new_with_free_func(
+		(GDestroyNotify)spatch_file_free);
 	GPtrArray *files = g_ptr_array_new();
 	char *cbfile = g_build_filename(r->env.workdir, "callbacks.txt", NULL);
 	GString *list = g_string_new(NULL);
@@ -117,31 +169,29 @@ static bool run_facts(struct run *r, GHashTable *names, GError **error)
 	g_string_free(list, TRUE);
 	for (guint i = 0; i < r->cv.files->len; i++) {
 		struct cfile *f = r->cv.files->pdata[i];
-		struct spatch_job *job;
+		char *abs;
 
 		if (!has_work(f))
 			continue;
-		job = g_new0(struct spatch_job, 1);
-		job->input = tree_abspath(&r->tree, f->path);
-		job->mode = "facts";
-		job->callbacks = g_strdup(cbfile);
-		g_ptr_array_add(jobs, job);
+		abs = tree_abspath(&r->tree, f->path);
+		g_ptr_array_add(sfiles, spatch_file_new(
+			g_canonicalize_filename(abs, NULL), NULL, f->len));
 		g_ptr_array_add(files, f);
+		g_free(abs);
 	}
-	spatch_run_all(&r->env, jobs);
-	for (guint i = 0; i < jobs->len; i++) {
-		struct spatch_job *job = jobs->pdata[i];
+	spatch_run_files(&r->env, "facts", sfiles, NULL, cbfile, false);
+	for (guint i = 0; i < sfiles->len; i++) {
+		struct spatch_file *sf = sfiles->pdata[i];
 		struct cfile *f = files->pdata[i];
 
-		f->timed_out = job->timed_out;
-		if (job->failed || job->status != 0)
-			f->spatch_error = g_strdup(job->err_text &&
-						   *job->err_text ?
-						   g_strchomp(job->err_text) :
-						   "spatch failed");
-		f->facts = facts_parse(job->out_text ? job->out_text : "");
+		f->timed_out = sf->timed_out;
+		if (sf->error || sf->timed_out)
+			f->spatch_error = g_strdup(sf->error ? sf->error :
+						   "spatch timed out");
+		f->facts = sf->facts ? sf->facts : facts_parse("");
+		sf->facts = NULL;
 	}
-	g_ptr_array_free(jobs, TRUE);
+	g_ptr_array_free(sfiles, TRUE);
 	g_ptr_array_free(files, TRUE);
 	g_free(cbfile);
 	if (interrupted()) {
@@ -164,7 +214,10 @@ static bool gather(struct run *r, const struct pipeline_opts *o,
 	GHashTable *in_scope = g_hash_table_new(g_str_hash, g_str_equal);
 	bool ok = false;
 
+	progress_update("scan", 0, r->scope->len);
 	ts = treescan_run(&r->tree, r->scope, &sopts, r->cv.jobs);
+	progress_update("scan", r->scope->len, r->scope->len);
+	timing("scan");
 	r->nfiles_scanned = r->scope->len;
 	for (guint i = 0; i < r->scope->len; i++) {
 		g_hash_table_add(in_scope, r->scope->pdata[i]);
@@ -183,14 +236,16 @@ static bool gather(struct run *r, const struct pipeline_opts *o,
 		ts->results[i] = NULL;	/* the cfile owns it now */
 	}
 	callback_names(r, names, global);
+	/* PATHs limit what changes, not what is known: structs, callbacks
+	 * and their uses are looked up in the whole tree */
+	if (o->paths && o->paths[0]) {
+		r->whole = tree_list(&r->tree, NULL, error);
+		if (!r->whole)
+			goto out;
+	}
 	if (g_hash_table_size(global)) {
 		GPtrArray *hits;
 
-		if (o->paths && o->paths[0]) {
-			r->whole = tree_list(&r->tree, NULL, error);
-			if (!r->whole)
-				goto out;
-		}
 		hits = refs_files(&r->tree, r->whole ? r->whole : r->scope,
 				  global, r->cv.jobs);
 		for (guint i = 0; i < hits->len; i++) {
@@ -208,7 +263,9 @@ static bool gather(struct run *r, const struct pipeline_opts *o,
 	r->cv.all_files = r->whole ? r->whole : r->scope;
 	for (guint i = 0; i < r->cv.files->len; i++)
 		refs_find(r->cv.files->pdata[i], names);
+	timing("refs");
 	ok = o->scan_only || run_facts(r, names, error);
+	timing("facts");
 out:
 	treescan_free(ts);
 	g_hash_table_destroy(names);
@@ -278,6 +335,43 @@ static bool add_compat_header(struct run *r, GError **error)
 	return true;
 }
 
+/* Where the struct index looks beyond the tree: -I DIR, and the include
+ * directories of --kernel-headers. */
+static bool include_dirs(struct run *r, const struct pipeline_opts *o,
+			 GError **error)
+{
+	GPtrArray *dirs = g_ptr_array_new_with_free_func(g_free);
+
+	r->cv.include_dirs = dirs;
+	for (int i = 0; o->include_dirs && o->include_dirs[i]; i++) {
+		const char *d = o->include_dirs[i];
+
+		if (!g_file_test(d, G_FILE_TEST_IS_DIR)) {
+			g_set_error(error, G_FILE_ERROR, G_FILE_ERROR_NOENT,
+				    "-I %s: not a directory", d);
+			return false;
+		}
+		g_ptr_array_add(dirs, g_canonicalize_filename(d, NULL));
+	}
+	if (o->kernel_headers) {
+		static const char *const subdirs[] = {
+			"include", "include/uapi", "arch/" HOST_ARCH "/include",
+			"arch/" HOST_ARCH "/include/generated", NULL
+		};
+
+		for (int i = 0; subdirs[i]; i++) {
+			char *d = g_build_filename(o->kernel_headers,
+						   subdirs[i], NULL);
+
+			if (g_file_test(d, G_FILE_TEST_IS_DIR))
+				g_ptr_array_add(dirs,
+					g_canonicalize_filename(d, NULL));
+			g_free(d);
+		}
+	}
+	return true;
+}
+
 static bool any_work(struct run *r)
 {
 	for (guint i = 0; i < r->cv.files->len; i++)
@@ -302,8 +396,9 @@ bool pipeline_run(struct run *r, const struct pipeline_opts *o,
 	r->cv.by_path = g_hash_table_new(g_str_hash, g_str_equal);
 	r->cv.sites = g_ptr_array_new();
 	r->cv.units = g_ptr_array_new();
-	r->cv.callbacks = g_ptr_array_new();
 	r->cv.jobs = o->jobs > 0 ? o->jobs : cpu_count();
+	if (!include_dirs(r, o, error))
+		return false;
 	if (o->compat_header) {
 		r->cv.compat_header = path_normalize(o->compat_header);
 		if (g_path_is_absolute(o->compat_header) ||
@@ -318,18 +413,25 @@ bool pipeline_run(struct run *r, const struct pipeline_opts *o,
 	r->env.jobs = r->cv.jobs;
 	r->env.timeout = o->timeout > 0 ? o->timeout : DEFAULT_TIMEOUT;
 	r->env.macro_file = g_strdup(o->macro_file);
+	r->env.progress = progress_cb;
 	/* spatch is needed even when there is nothing to do: say so early */
+	timing(NULL);
 	if (!o->scan_only && !spatch_env_init(&r->env, error))
 		return false;
 	r->scope = tree_list(&r->tree, (const char *const *)o->paths, error);
 	if (!r->scope)
 		return false;
+	timing("setup");
 	if (!gather(r, o, error))
 		return false;
+	timing("gather");
 	if (o->scan_only)
 		return true;
 	/* compat code alone still gets its sites reported */
 	plan_build(&r->cv);
+	if (r->whole && !o->follow_units)
+		plan_keep_in_scope(&r->cv);
+	timing("plan");
 	if (!any_work(r)) {
 		plan_settle(&r->cv);
 		return true;
@@ -338,6 +440,7 @@ bool pipeline_run(struct run *r, const struct pipeline_opts *o,
 		o->after_plan(&r->cv, o->ctx);
 	if (!rewrite_run(&r->cv, &r->env, error))
 		return false;
+	timing("rewrite");
 	plan_settle(&r->cv);
 	wrap_all(r);
 	return add_compat_header(r, error);
@@ -381,6 +484,9 @@ GPtrArray *pipeline_changed(struct run *r)
 
 void pipeline_free(struct run *r)
 {
+	plan_free(&r->cv);
+	if (r->cv.include_dirs)
+		g_ptr_array_free(r->cv.include_dirs, TRUE);
 	if (r->cv.files)
 		g_ptr_array_free(r->cv.files, TRUE);
 	if (r->cv.by_path)

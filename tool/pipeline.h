@@ -21,9 +21,11 @@ struct pipeline_opts {
 	const char *macro_file;
 	const char *target;
 	const char *kernel_headers;
+	char **include_dirs;		/* -I: more headers for the index */
 	const char *api_header;
 	const char *compat_header;	/* root-relative path, or NULL */
 	bool scan_only;			/* stop before spatch */
+	bool follow_units;		/* convert units across PATHs whole */
 	/* Called once the plan is made, before anything is rewritten: may
 	 * refuse units (series --upstream). */
 	void (*after_plan)(struct conversion *cv, void *ctx);

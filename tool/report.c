@@ -199,6 +199,22 @@ static void unit_record(JsonBuilder *b, struct unit *u)
 	json_builder_end_object(b);
 }
 
+/* The files spatch timed out on (or failed on, timed_out false). */
+static void add_files(JsonBuilder *b, const char *key, struct run *r,
+		      bool timed_out)
+{
+	json_builder_set_member_name(b, key);
+	json_builder_begin_array(b);
+	for (guint i = 0; r->cv.files && i < r->cv.files->len; i++) {
+		struct cfile *f = r->cv.files->pdata[i];
+
+		if (timed_out ? f->timed_out :
+				(f->spatch_error && !f->timed_out))
+			json_builder_add_string_value(b, f->path);
+	}
+	json_builder_end_array(b);
+}
+
 bool report_write(struct run *r, const char *path, GError **error)
 {
 	JsonBuilder *b = json_builder_new();
@@ -230,6 +246,8 @@ bool report_write(struct run *r, const char *path, GError **error)
 	add_int(b, "files_changed", changed->len);
 	add_int(b, "units", r->cv.units ? r->cv.units->len : 0);
 	add_int(b, "units_converted", units_converted(r));
+	add_files(b, "files_timed_out", r, true);
+	add_files(b, "files_failed", r, false);
 	json_builder_set_member_name(b, "refused_by_reason");
 	json_builder_begin_object(b);
 	for (guint i = 0; i < t.order->len; i++)

@@ -181,26 +181,133 @@ static bool needs_compat(struct conversion *cv, struct cfile *f,
 	return has;
 }
 
-static bool read_result(struct cfile *f, struct spatch_job *job)
+/* What spatch made of the scratch copy of f. */
+static void read_result(struct cfile *f, struct spatch_file *sf)
 {
 	char *text;
 	gsize len;
 
-	f->done = facts_parse(job->out_text ? job->out_text : "");
-	if (job->failed || job->timed_out || job->status != 0) {
-		f->rewrite_error = g_strdup(job->timed_out ? "spatch timed out" :
+	f->done = sf->facts ? sf->facts : facts_parse("");
+	sf->facts = NULL;
+	if (sf->error || sf->timed_out) {
+		f->rewrite_error = g_strdup(sf->timed_out ? "spatch timed out" :
 					    "spatch failed");
-		return false;
+		return;
 	}
-	if (!g_file_get_contents(job->output, &text, &len, NULL))
-		return true;	/* no output file: nothing changed */
+	if (!g_file_get_contents(sf->input, &text, &len, NULL))
+		return;
 	if (len == f->len && !memcmp(text, f->text, len)) {
 		g_free(text);
-		return true;
+		return;
 	}
 	f->new_text = text;
 	f->new_len = len;
-	return true;
+}
+
+/* A scratch copy of f for spatch to rewrite in place. */
+static char *scratch_copy(struct spatch_env *env, struct cfile *f,
+			  guint round, GError **error)
+{
+	char *path = g_strdup_printf("%s/src-%u/%s", env->workdir, round,
+				     f->path);
+	char *dir = g_path_get_dirname(path);
+	char *abs;
+
+	g_mkdir_with_parents(dir, 0700);
+	g_free(dir);
+	if (!g_file_set_contents(path, f->text, (gssize)f->len, error)) {
+		g_free(path);
+		return NULL;
+	}
+	abs = g_canonicalize_filename(path, NULL);
+	g_free(path);
+	return abs;
+}
+
+/* Redo every file a failed unit touched, without it. */
+static GHashTable *dirty_files(GHashTable *failed)
+{
+	GHashTable *dirty = g_hash_table_new(NULL, NULL);
+	GHashTableIter it;
+	gpointer u;
+
+	g_hash_table_iter_init(&it, failed);
+	while (g_hash_table_iter_next(&it, &u, NULL)) {
+		GHashTableIter fi;
+		gpointer f;
+
+		g_hash_table_iter_init(&fi, ((struct unit *)u)->files);
+		while (g_hash_table_iter_next(&fi, &f, NULL))
+			g_hash_table_add(dirty, f);
+	}
+	return dirty;
+}
+
+/* One round: every planned file of `files`, rewritten by spatch. */
+static bool rewrite_round(struct conversion *cv, struct spatch_env *env,
+			  GPtrArray *files, guint round, GError **error)
+{
+	GPtrArray *sfiles = g_ptr_array_new_with_free_func(
+		(GDestroyNotify)spatch_file_free);
+	GPtrArray *planned = g_ptr_array_new();
+	JsonObject *all = json_object_new();
+	JsonObject *by_file = json_object_new();
+	char *plan_path = NULL;
+	bool ok = false;
+
+	json_object_set_object_member(all, "files", by_file);
+	for (guint i = 0; i < files->len; i++) {
+		struct cfile *f = files->pdata[i];
+		JsonObject *plan = plan_for_file(cv, f);
+		const char *sp_file = NULL;
+		char *copy;
+
+		if (!plan)
+			continue;
+		f->compat_include = needs_compat(cv, f, plan);
+		if (f->compat_include) {
+			char *inc = compat_include_path(f->path,
+							cv->compat_header);
+
+			sp_file = spatch_sp_with_include(env, inc, error);
+			g_free(inc);
+			if (!sp_file) {
+				json_object_unref(plan);
+				goto out;
+			}
+		}
+		copy = scratch_copy(env, f, round, error);
+		if (!copy) {
+			json_object_unref(plan);
+			goto out;
+		}
+		json_object_set_object_member(by_file, copy, plan);
+		g_ptr_array_add(sfiles, spatch_file_new(copy, sp_file, f->len));
+		g_ptr_array_add(planned, f);
+	}
+	plan_path = write_plan(env, all, round, error);
+	if (!plan_path)
+		goto out;
+	spatch_run_files(env, "patch", sfiles, plan_path, NULL, true);
+	if (interrupted()) {
+		g_set_error(error, G_IO_ERROR, G_IO_ERROR_CANCELLED,
+			    "interrupted");
+		goto out;
+	}
+	for (guint i = 0; i < planned->len; i++) {
+		struct cfile *f = planned->pdata[i];
+
+		read_result(f, sfiles->pdata[i]);
+		f->compat_missing = f->compat_include && (!f->done ||
+			!facts_done(f->done, "compat", "include"));
+	}
+	ok = true;
+out:
+	json_object_unref(all);
+	g_free(plan_path);
+	g_ptr_array_free(sfiles, TRUE);
+	g_ptr_array_free(planned, TRUE);
+	return ok;
 }
 
 bool rewrite_run(struct conversion *cv, struct spatch_env *env,
@@ -211,98 +318,21 @@ bool rewrite_run(struct conversion *cv, struct spatch_env *env,
 
 	for (;;) {
 		GPtrArray *files = planned_files(cv, dirty);
-		GPtrArray *jobs = g_ptr_array_new_with_free_func(
-			(GDestroyNotify)spatch_job_free);
-		GPtrArray *jobfiles = g_ptr_array_new();
 		GHashTable *failed = g_hash_table_new(NULL, NULL);
+		bool ok = rewrite_round(cv, env, files, round, error);
 
-		for (guint i = 0; i < files->len; i++) {
-			struct cfile *f = files->pdata[i];
-			JsonObject *plan = plan_for_file(cv, f);
-			struct spatch_job *job;
-			char *path;
-
-			if (!plan)
-				continue;
-			f->compat_include = needs_compat(cv, f, plan);
-			path = write_plan(env, plan, round * 100000 + i, error);
-			json_object_unref(plan);
-			if (!path)
-				goto fail;
-			job = g_new0(struct spatch_job, 1);
-			job->input = tree_abspath(cv->tree, f->path);
-			job->mode = "patch";
-			job->plan = path;
-			if (f->compat_include) {
-				char *inc = compat_include_path(f->path,
-							cv->compat_header);
-
-				job->sp_file = spatch_sp_with_include(env, inc,
-								      error);
-				g_free(inc);
-				if (!job->sp_file) {
-					spatch_job_free(job);
-					goto fail;
-				}
-			}
-			job->output = g_strdup_printf("%s/out-%u-%u.c",
-						      env->workdir, round, i);
-			g_ptr_array_add(jobs, job);
-			g_ptr_array_add(jobfiles, f);
-		}
-		spatch_run_all(env, jobs);
-		if (interrupted()) {
-			g_set_error(error, G_IO_ERROR, G_IO_ERROR_CANCELLED,
-				    "interrupted");
-			goto fail;
-		}
-		for (guint i = 0; i < jobs->len; i++) {
-			struct cfile *f = jobfiles->pdata[i];
-
-			read_result(f, jobs->pdata[i]);
-			f->compat_missing = f->compat_include && (!f->done ||
-				!facts_done(f->done, "compat", "include"));
-		}
-		for (guint i = 0; i < jobfiles->len; i++)
-			verify(cv, jobfiles->pdata[i], failed);
-		g_ptr_array_free(jobs, TRUE);
-		g_ptr_array_free(jobfiles, TRUE);
+		for (guint i = 0; ok && i < files->len; i++)
+			verify(cv, files->pdata[i], failed);
 		g_ptr_array_free(files, TRUE);
 		if (dirty)
 			g_hash_table_destroy(dirty);
 		dirty = NULL;
-		if (!g_hash_table_size(failed)) {
+		if (!ok || !g_hash_table_size(failed)) {
 			g_hash_table_destroy(failed);
-			break;
+			return ok;
 		}
-		/* Redo every file a failed unit touched, without it. */
-		dirty = g_hash_table_new(NULL, NULL);
-		{
-			GHashTableIter it;
-			gpointer u;
-
-			g_hash_table_iter_init(&it, failed);
-			while (g_hash_table_iter_next(&it, &u, NULL)) {
-				GHashTableIter fi;
-				gpointer f;
-
-				g_hash_table_iter_init(&fi,
-						       ((struct unit *)u)->files);
-				while (g_hash_table_iter_next(&fi, &f, NULL))
-					g_hash_table_add(dirty, f);
-			}
-		}
+		dirty = dirty_files(failed);
 		g_hash_table_destroy(failed);
 		round++;
-		continue;
-fail:
-		g_ptr_array_free(jobs, TRUE);
-		g_ptr_array_free(jobfiles, TRUE);
-		g_ptr_array_free(files, TRUE);
-		g_hash_table_destroy(failed);
-		if (dirty)
-			g_hash_table_destroy(dirty);
-		return false;
 	}
-	return true;
 }

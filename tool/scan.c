@@ -117,9 +117,34 @@ static GArray *split_args(const struct token *t, size_t n, size_t open,
 	return args;
 }
 
-/* A plain function name, or &name. */
+/*
+ * The function an argument names: fn, &fn, or either through casts,
+ * (void *)fn and (void (*)(unsigned long))fn, as vendor code installs
+ * callbacks that take a pointer.
+ */
 static const struct token *arg_ident(const struct token *t, struct arg a)
 {
+	while (a.end > a.first + 1 && tok_punct(&t[a.first], '(')) {
+		size_t close = a.first;
+		int depth = 0;
+
+		for (size_t i = a.first; i < a.end; i++) {
+			if (tok_punct(&t[i], '('))
+				depth++;
+			else if (tok_punct(&t[i], ')') && --depth == 0) {
+				close = i;
+				break;
+			}
+		}
+		if (close == a.first)
+			return NULL;
+		if (close == a.end - 1) {	/* (fn) */
+			a.first++;
+			a.end--;
+		} else {			/* (type)fn */
+			a.first = close + 1;
+		}
+	}
 	if (a.end == a.first + 1 && t[a.first].kind == TOK_IDENT)
 		return &t[a.first];
 	if (a.end == a.first + 2 && tok_punct(&t[a.first], '&') &&
@@ -208,12 +233,13 @@ static bool in_compat(struct scanner *sc, unsigned int line)
 }
 
 static void record_cb_use(struct scanner *sc, const struct token *cb,
-			  const char *object)
+			  const char *object, bool cast)
 {
 	struct cb_use u = { 0 };
 
 	if (!cb)
 		return;
+	u.cast = cast;
 	u.name = tok_dup(cb);
 	u.line = cb->line;
 	u.col = cb->col;
@@ -319,7 +345,7 @@ static void api_call(struct scanner *sc, size_t i, const struct api *api)
 	/* compat code hands its callbacks to the old API on purpose */
 	if (s.callback && !s.compat)
 		record_cb_use(sc, arg_ident(t, a[api->kind == API_INITIALIZER ?
-						 0 : 1]), NULL);
+						 0 : 1]), NULL, false);
 	if (api->kind != API_RENAME)
 		sc->res->has_old_api = true;
 	g_array_append_val(sc->res->sites, s);
@@ -345,7 +371,7 @@ static void new_api_call(struct scanner *sc, size_t i)
 	if (cb_arg >= 0 && (int)args->len > cb_arg && args->len <= 3)
 		record_cb_use(sc, arg_ident(t, g_array_index(args, struct arg,
 							       cb_arg)),
-			      NULL);
+			      NULL, false);
 	if (tok_in(tok, timer_funcs) && args->len >= 1)
 		add_timer_name(sc, arg_last_name(t, g_array_index(args,
 							struct arg, 0)));
@@ -415,36 +441,95 @@ static void member_assign(struct scanner *sc, size_t i)
 		g_array_append_val(sc->res->data_assigns, m);
 		return;
 	}
-	j = i + 3;
-	if (tok_punct(&t[j], '&'))
-		j++;
-	if (t[j].kind == TOK_IDENT)
-		m.value = tok_dup(&t[j]);
-	g_array_append_val(sc->res->fn_assigns, m);
-	if (m.value && !m.compat)
-		record_cb_use(sc, &t[j], m.object);
+	{
+		struct arg a = { i + 3, end };
+		const struct token *fn = arg_ident(t, a);
+
+		if (fn)
+			m.value = tok_dup(fn);
+		g_array_append_val(sc->res->fn_assigns, m);
+		if (m.value && !m.compat)
+			record_cb_use(sc, fn, m.object,
+				      tok_punct(&t[i + 3], '(') &&
+				      fn != &t[i + 4]);
+	}
 }
 
-/* name(unsigned long [param]) followed by { or ; at file scope. */
-static void ulong_function(struct scanner *sc, size_t i)
+static const char *const ulong_words[] = {
+	"unsigned", "long", "int", "ulong", "u_long", NULL
+};
+
+/*
+ * The class of the one parameter written in t[from, to): unsigned long
+ * and its spellings (ulong, u_long, long, unsigned long int), a pointer,
+ * or another type; *param is its name, if it has one.
+ */
+static enum param_class param_class(const struct token *t, size_t from,
+				    size_t to, const struct token **param)
+{
+	size_t end = to;
+	bool ptr = false, words_ok = true;
+
+	*param = NULL;
+	if (to > from + 1 && t[to - 1].kind == TOK_IDENT &&
+	    (t[to - 2].kind == TOK_IDENT || tok_punct(&t[to - 2], '*'))) {
+		/* the last name is the parameter unless it is a type word:
+		 * (unsigned long) has none */
+		if (!(tok_in(&t[to - 1], ulong_words) &&
+		      (to == from + 1 || tok_in(&t[to - 2], ulong_words)))) {
+			*param = &t[to - 1];
+			end = to - 1;
+		}
+	}
+	if (end == from)
+		return PARAM_NONE;
+	for (size_t k = from; k < end; k++) {
+		if (tok_punct(&t[k], '*'))
+			ptr = true;
+		else if (t[k].kind != TOK_IDENT)
+			return PARAM_NONE;
+		else if (!tok_in(&t[k], ulong_words))
+			words_ok = false;
+	}
+	if (ptr)
+		return tok_punct(&t[end - 1], '*') ? PARAM_POINTER : PARAM_NONE;
+	if (end == from + 1 && TOK_IS(&t[from], "void"))
+		return PARAM_NONE;
+	if (words_ok) {
+		/* long, unsigned long, unsigned long int, ulong, u_long */
+		int longs = 0;
+
+		for (size_t k = from; k < end; k++)
+			longs += TOK_IS(&t[k], "long") ||
+				 TOK_IS(&t[k], "ulong") ||
+				 TOK_IS(&t[k], "u_long");
+		return longs == 1 ? PARAM_ULONG : PARAM_OTHER;
+	}
+	return PARAM_OTHER;
+}
+
+/* name(one parameter) followed by { or ; at file scope. */
+static void one_param_function(struct scanner *sc, size_t i)
 {
 	const struct token *t = sc->t;
 	struct ulong_func f = { 0 };
-	size_t j = i + 4;
-	const struct token *param = NULL;
+	size_t close = tok_match_close(t, sc->n, i + 1);
+	const struct token *param;
+	enum param_class cls;
+	size_t j;
 
-	if (!TOK_IS(&t[i + 2], "unsigned") || !TOK_IS(&t[i + 3], "long"))
+	if (close >= sc->n || close == i + 2)
 		return;
-	if (TOK_IS(&t[j], "int"))
-		j++;
-	if (t[j].kind == TOK_IDENT)
-		param = &t[j++];
-	if (!tok_punct(&t[j], ')'))
+	for (j = i + 2; j < close; j++)
+		if (!(t[j].kind == TOK_IDENT || tok_punct(&t[j], '*')))
+			return;
+	cls = param_class(t, i + 2, close, &param);
+	if (cls == PARAM_NONE)
 		return;
 	if (i == 0 || (t[i - 1].kind != TOK_IDENT &&
 		       !tok_punct(&t[i - 1], '*')))
 		return;
-	j++;
+	j = close + 1;
 	/* Attributes between ) and { or ;. */
 	while (j < sc->n && t[j].kind == TOK_IDENT) {
 		j++;
@@ -466,7 +551,9 @@ static void ulong_function(struct scanner *sc, size_t i)
 	f.param = param ? tok_dup(param) : NULL;
 	f.line = t[i].line;
 	f.col = t[i].col;
-	g_array_append_val(sc->res->ulong_funcs, f);
+	f.cls = cls;
+	g_array_append_val(cls == PARAM_ULONG ? sc->res->ulong_funcs :
+			   sc->res->other_funcs, f);
 }
 
 /* The name of the function whose body the '{' at t[i] opens, if any. */
@@ -623,7 +710,7 @@ static void scan_tokens(struct scanner *sc)
 		if (i > 0 && is_member_op(&t[i - 1]))
 			continue;
 		if (depth == 0 && !body)
-			ulong_function(sc, i);
+			one_param_function(sc, i);
 		{
 			const struct api *api = api_lookup(tok->p, tok->len);
 
@@ -710,6 +797,8 @@ struct scan_result *scan_file(const char *data, size_t len,
 	g_array_set_clear_func(res->sites, site_clear_cb);
 	res->ulong_funcs = g_array_new(FALSE, FALSE, sizeof(struct ulong_func));
 	g_array_set_clear_func(res->ulong_funcs, ulong_clear);
+	res->other_funcs = g_array_new(FALSE, FALSE, sizeof(struct ulong_func));
+	g_array_set_clear_func(res->other_funcs, ulong_clear);
 	res->cb_uses = g_array_new(FALSE, FALSE, sizeof(struct cb_use));
 	g_array_set_clear_func(res->cb_uses, cb_clear);
 	res->data_assigns = g_array_new(FALSE, FALSE,
@@ -845,6 +934,10 @@ void scan_resolve(struct scan_result *res, GHashTable *header_timers)
 {
 	GHashTable *cb_names = g_hash_table_new(g_str_hash, g_str_equal);
 
+	if (!res->cast_handed)
+		res->cast_handed = g_hash_table_new_full(g_str_hash,
+							 g_str_equal, g_free,
+							 NULL);
 	for (guint i = 0; i < res->data_assigns->len; i++) {
 		struct member_assign *m = &g_array_index(res->data_assigns,
 						struct member_assign, i);
@@ -863,8 +956,13 @@ void scan_resolve(struct scan_result *res, GHashTable *header_timers)
 						  struct cb_use, i);
 
 		if (!u->object ||
-		    is_timer(res->timer_names, header_timers, u->object))
+		    is_timer(res->timer_names, header_timers, u->object)) {
 			g_hash_table_add(cb_names, u->name);
+			if (u->cast && !g_hash_table_contains(res->cast_handed,
+							      u->name))
+				g_hash_table_add(res->cast_handed,
+						 g_strdup(u->name));
+		}
 	}
 	add_callback_sites(res, cb_names, true);
 	/* Keep the names for joining across files (non-static ones). */
@@ -889,12 +987,15 @@ void scan_result_free(struct scan_result *res)
 		return;
 	g_array_free(res->sites, TRUE);
 	g_array_free(res->ulong_funcs, TRUE);
+	g_array_free(res->other_funcs, TRUE);
 	g_array_free(res->cb_uses, TRUE);
 	g_array_free(res->data_assigns, TRUE);
 	g_array_free(res->fn_assigns, TRUE);
 	g_hash_table_destroy(res->timer_names);
 	if (res->handed)
 		g_hash_table_destroy(res->handed);
+	if (res->cast_handed)
+		g_hash_table_destroy(res->cast_handed);
 	g_ptr_array_free(res->includes, TRUE);
 	g_array_free(res->compat_ranges, TRUE);
 	g_array_free(res->dead_ranges, TRUE);

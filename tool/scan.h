@@ -34,7 +34,14 @@ struct site {
 	char *compat_why;
 };
 
-/* A function whose only parameter is an unsigned long. */
+enum param_class {
+	PARAM_NONE,
+	PARAM_ULONG,		/* unsigned long, ulong, u_long, long */
+	PARAM_POINTER,		/* struct foo *p, void *p */
+	PARAM_OTHER,		/* int, a typedef name, ... */
+};
+
+/* A function with one parameter (for ulong_funcs: an unsigned long). */
 struct ulong_func {
 	char *name;
 	char *param;		/* NULL when unnamed (a prototype) */
@@ -42,6 +49,7 @@ struct ulong_func {
 	unsigned int col;
 	bool is_def;
 	bool is_static;
+	enum param_class cls;
 };
 
 /* A callback handed to a timer (old or new API, or .function =). */
@@ -50,6 +58,7 @@ struct cb_use {
 	unsigned int line;
 	unsigned int col;
 	char *object;		/* for .function =: the timer's last name */
+	bool cast;		/* written through a cast: (void *)fn */
 };
 
 /* obj.data = ... or obj.function = ..., resolved once timers are known. */
@@ -72,11 +81,13 @@ struct scan_opts {
 struct scan_result {
 	GArray *sites;			/* struct site */
 	GArray *ulong_funcs;		/* struct ulong_func */
+	GArray *other_funcs;		/* the same, other parameter types */
 	GArray *cb_uses;		/* struct cb_use */
 	GArray *data_assigns;		/* struct member_assign */
 	GArray *fn_assigns;		/* struct member_assign */
 	GHashTable *timer_names;	/* names known to be timers */
 	GHashTable *handed;		/* callbacks handed to timers here */
+	GHashTable *cast_handed;	/* ... of them, through a cast */
 	GPtrArray *includes;		/* "quoted" includes, as written */
 	GArray *compat_ranges;		/* struct line_range */
 	GArray *dead_ranges;		/* #if 0 code */

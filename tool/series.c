@@ -15,6 +15,7 @@
 #include "gitutil.h"
 #include "maintainers.h"
 #include "pipeline.h"
+#include "progress.h"
 #include "report.h"
 #include "series.h"
 #include "series_group.h"
@@ -35,11 +36,14 @@ struct series_opts {
 	char *upstream;
 	char *api_header;
 	gboolean force;
+	gboolean quiet;
+	gboolean follow_units;
 	char *target;
 	char *kernel_headers;
 	int jobs;
 	int timeout;
 	char *macro_file;
+	char **include_dirs;
 	char **paths;
 };
 
@@ -307,7 +311,10 @@ static bool commit_patch(struct series *s, struct patch *p, GError **error)
 	}
 	if (!g_file_set_contents(msgfile, msg, -1, error))
 		goto out;
+	/* -f: a tree's .gitignore may cover files it tracks (Debian's
+	 * linux-source ignores everything at the top) */
 	g_ptr_array_add(args, "add");
+	g_ptr_array_add(args, "-f");
 	g_ptr_array_add(args, "--");
 	for (guint i = 0; i < p->files->len; i++)
 		g_ptr_array_add(args, ((struct cfile *)p->files->pdata[i])->path);
@@ -349,7 +356,7 @@ static bool scratch_repo(struct series *s, GError **error)
 		if (!ok)
 			goto out;
 	}
-	ok = git_run(repo, NULL, error, "add", "-A", NULL) &&
+	ok = git_run(repo, NULL, error, "add", "-A", "-f", NULL) &&
 	     git_run(repo, NULL, error, "-c", "user.name=timerconv",
 		     "-c", "user.email=timerconv@localhost", "commit",
 		     "--quiet", "--allow-empty", "-m", "base", NULL);
@@ -736,6 +743,7 @@ static bool parse_split(const char *v, enum split_mode *mode)
 
 static int fail(struct series *s, GError *error, const char *msg)
 {
+	progress_end();
 	if (interrupted())
 		tc_error("interrupted; nothing was written");
 	else
@@ -814,7 +822,9 @@ static int run_series(struct series_opts *o)
 		.paths = o->paths, .jobs = o->jobs, .timeout = o->timeout,
 		.macro_file = o->macro_file, .target = o->target,
 		.kernel_headers = o->kernel_headers,
+		.include_dirs = o->include_dirs,
 		.api_header = o->api_header,
+		.follow_units = o->follow_units,
 	};
 	struct tree probe;
 	GError *error = NULL;
@@ -840,8 +850,10 @@ static int run_series(struct series_opts *o)
 		po.after_plan = drop_upstream;
 		po.ctx = &s;
 	}
+	progress_init(o->quiet);
 	if (!pipeline_run(&s.run, &po, &error))
 		return fail(&s, error, NULL);
+	progress_end();
 	s.patches = series_group(&s.run, s.split, s.maint);
 	if (!s.patches->len) {
 		report_summary(&s.run);
@@ -856,9 +868,11 @@ static int run_series(struct series_opts *o)
 
 		p->prefix = series_prefix(s.is_git ? s.root : NULL,
 					  s.base_sha, p);
-		if (!commit_patch(&s, p, &error))
-			return fail(&s, error, NULL);
 	}
+	series_unique_prefixes(s.patches);
+	for (guint i = 0; i < s.patches->len; i++)
+		if (!commit_patch(&s, s.patches->pdata[i], &error))
+			return fail(&s, error, NULL);
 	if (!write_series(&s, &error))
 		return fail(&s, error, NULL);
 	if (o->branch && !o->dry_run) {
@@ -904,6 +918,11 @@ int cmd_series(int argc, char **argv)
 		{ "api-header", 0, 0, G_OPTION_ARG_FILENAME, &o.api_header,
 		  "The header that must define timer_setup() (default: include/linux/timer.h)",
 		  "FILE" },
+		{ "follow-units", 0, 0, G_OPTION_ARG_NONE, &o.follow_units,
+		  "Convert a unit whole even where it reaches beyond the PATHs (default: refuse it)",
+		  NULL },
+		{ "quiet", 'q', 0, G_OPTION_ARG_NONE, &o.quiet,
+		  "No progress line (there is none on a pipe anyway)", NULL },
 		{ "force", 'f', 0, G_OPTION_ARG_NONE, &o.force,
 		  "Write into a non-empty --out; skip the base check", NULL },
 		{ "target", 0, 0, G_OPTION_ARG_STRING, &o.target,
@@ -919,6 +938,10 @@ int cmd_series(int argc, char **argv)
 		  "Seconds spatch may spend on one file (default: 120)", "S" },
 		{ "macro-file", 0, 0, G_OPTION_ARG_FILENAME, &o.macro_file,
 		  "Macro definitions that help spatch parse this tree", "FILE" },
+		{ "include", 'I', 0, G_OPTION_ARG_FILENAME_ARRAY,
+		  &o.include_dirs,
+		  "Also read struct definitions from the headers in DIR (repeatable)",
+		  "DIR" },
 		{ G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_FILENAME_ARRAY,
 		  &o.paths, NULL, "[PATH…]" },
 		{ NULL }
@@ -946,6 +969,7 @@ int cmd_series(int argc, char **argv)
 	g_free(o.target);
 	g_free(o.kernel_headers);
 	g_free(o.macro_file);
+	g_strfreev(o.include_dirs);
 	g_strfreev(o.paths);
 	return rc;
 }

@@ -286,6 +286,8 @@ static char *subject_prefix(const char *subject)
 	return g_strndup(subject, colon - subject);
 }
 
+static char *files_prefix(struct patch *p);
+
 char *series_prefix(const char *git_dir, const char *base, struct patch *p)
 {
 	GPtrArray *args = g_ptr_array_new();
@@ -335,13 +337,186 @@ char *series_prefix(const char *git_dir, const char *base, struct patch *p)
 	g_free(out);
 	g_ptr_array_free(args, TRUE);
 	g_hash_table_destroy(counts);
-	if (!best) {
-		/* the anchor's directory: drivers/input/misc/x.c -> misc */
-		char *dir = g_path_get_dirname(p->anchor);
+	if (!best)
+		best = files_prefix(p);
+	return best;
+}
 
-		best = strcmp(dir, ".") ? g_path_get_basename(dir) :
-					  g_strdup("treewide");
+/* The file's name without its extension: pcnet32.c -> pcnet32. */
+static char *stem(const char *path)
+{
+	char *base = g_path_get_basename(path);
+	char *dot = strrchr(base, '.');
+
+	if (dot && dot != base)
+		*dot = '\0';
+	return base;
+}
+
+/* The longest directory every file of the patch is in ("" for none). */
+static char *common_dir(struct patch *p)
+{
+	char *common = NULL;
+
+	for (guint i = 0; i < p->files->len; i++) {
+		const char *path = ((struct cfile *)p->files->pdata[i])->path;
+		char *dir = g_path_get_dirname(path);
+		size_t n = 0;
+
+		if (!strcmp(dir, "."))
+			dir[0] = '\0';
+		if (!common) {
+			common = dir;
+			continue;
+		}
+		/* the longest prefix of whole components */
+		while (common[n] && common[n] == dir[n])
+			n++;
+		if (!((common[n] == '\0' || common[n] == '/') &&
+		      (dir[n] == '\0' || dir[n] == '/')))
+			while (n > 0 && common[n - 1] != '/')
+				n--;
+		while (n > 0 && common[n - 1] == '/')
+			n--;
+		common[n] = '\0';
 		g_free(dir);
 	}
-	return best;
+	return common ? common : g_strdup("");
+}
+
+/* A driver of its own directory: e1000/e1000_main.c, e1000/e1000_hw.c */
+static bool named_after_dir(struct patch *p, const char *dir)
+{
+	for (guint i = 0; i < p->files->len; i++) {
+		char *name = stem(((struct cfile *)p->files->pdata[i])->path);
+		bool ok = g_str_has_prefix(name, dir);
+
+		g_free(name);
+		if (!ok)
+			return false;
+	}
+	return true;
+}
+
+/*
+ * Without history: the driver's name for a patch of one file or of one
+ * driver's directory (pcnet32:, e1000:), else the subsystem and the
+ * common directory, as maintainers write them (drivers/net/ethernet/amd
+ * -> net: amd:).
+ */
+static char *files_prefix(struct patch *p)
+{
+	char *dir = common_dir(p);
+	char **parts;
+	GPtrArray *keep = g_ptr_array_new();
+	char *res;
+	bool one_dir = true;
+
+	if (p->files->len == 1) {
+		g_free(dir);
+		g_ptr_array_free(keep, TRUE);
+		return stem(((struct cfile *)p->files->pdata[0])->path);
+	}
+	for (guint i = 0; i < p->files->len; i++) {
+		char *d = g_path_get_dirname(
+			((struct cfile *)p->files->pdata[i])->path);
+
+		one_dir &= !strcmp(d, *dir ? dir : ".");
+		g_free(d);
+	}
+	parts = g_strsplit(dir, "/", -1);
+	for (int i = 0; parts[i]; i++)
+		if (parts[i][0] && !(i == 0 && !strcmp(parts[i], "drivers")) &&
+		    strcmp(parts[i], "ethernet"))
+			g_ptr_array_add(keep, parts[i]);
+	if (!keep->len)
+		res = g_strdup("treewide");
+	else if ((one_dir && named_after_dir(p, keep->pdata[keep->len - 1])) ||
+		 keep->len == 1)
+		res = g_strdup(keep->pdata[keep->len - 1]);
+	else
+		res = g_strdup_printf("%s: %s", (char *)keep->pdata[0],
+				      (char *)keep->pdata[keep->len - 1]);
+	g_strfreev(parts);
+	g_ptr_array_free(keep, TRUE);
+	g_free(dir);
+	return res;
+}
+
+/* What tells this patch's files apart: their names, three at most. */
+static char *driver_names(struct patch *p)
+{
+	GPtrArray *names = g_ptr_array_new_with_free_func(g_free);
+	GString *s = g_string_new(NULL);
+
+	for (guint i = 0; i < p->files->len; i++) {
+		const char *path = ((struct cfile *)p->files->pdata[i])->path;
+		char *name = g_str_has_suffix(path, ".h") ? NULL : stem(path);
+		bool seen = false;
+
+		for (guint k = 0; name && k < names->len; k++)
+			seen |= !strcmp(names->pdata[k], name);
+		if (name && !seen)
+			g_ptr_array_add(names, name);
+		else
+			g_free(name);
+	}
+	for (guint i = 0; i < names->len && i < 3; i++)
+		g_string_append_printf(s, "%s%s", i ? ", " : "",
+				       (char *)names->pdata[i]);
+	if (names->len > 3)
+		g_string_append(s, " and others");
+	g_ptr_array_free(names, TRUE);
+	return g_string_free(s, FALSE);
+}
+
+void series_unique_prefixes(GPtrArray *patches)
+{
+	for (guint i = 0; i < patches->len; i++) {
+		struct patch *p = patches->pdata[i];
+		guint same = 0;
+
+		for (guint k = 0; k < patches->len; k++)
+			same += !strcmp(((struct patch *)
+					 patches->pdata[k])->prefix, p->prefix);
+		if (same < 2)
+			continue;
+		/* every patch that shares it gets its driver names */
+		for (guint k = patches->len; k-- > 0;) {
+			struct patch *q = patches->pdata[k];
+			char *names, *pre;
+
+			if (k == i || strcmp(q->prefix, p->prefix))
+				continue;
+			names = driver_names(q);
+			pre = g_strdup_printf("%s: %s", q->prefix, names);
+			g_free(q->prefix);
+			q->prefix = pre;
+			g_free(names);
+		}
+		{
+			char *names = driver_names(p);
+			char *pre = g_strdup_printf("%s: %s", p->prefix, names);
+
+			g_free(p->prefix);
+			p->prefix = pre;
+			g_free(names);
+		}
+	}
+	/* still the same (same file names): number them */
+	for (guint i = 0; i < patches->len; i++) {
+		struct patch *p = patches->pdata[i];
+		guint n = 1;
+
+		for (guint k = i + 1; k < patches->len; k++) {
+			struct patch *q = patches->pdata[k];
+			char *pre;
+
+			if (strcmp(q->prefix, p->prefix))
+				continue;
+			pre = g_strdup_printf("%s (%u)", q->prefix, ++n);
+			g_free(q->prefix);
+			q->prefix = pre;
+		}
+	}
 }

@@ -37,4 +37,8 @@ void patch_free(struct patch *p);
 char *series_prefix(const char *git_dir, const char *base,
 		    struct patch *p);
 
+/* Make every patch's prefix its own: where two share one, each gets its
+ * driver names after it. */
+void series_unique_prefixes(GPtrArray *patches);
+
 #endif

@@ -2,9 +2,11 @@
 /*
  * The rule files in cocci/ are combined into one semantic patch per run
  * (spatch takes one), with their `virtual` declarations hoisted and the
- * shared Python helpers imported once.  Each input file gets its own
- * spatch process: several files on one command line would share
- * metavariable bindings.
+ * shared Python helpers imported once.  Files go to spatch in batches,
+ * one file per group (--file-groups), so that each is matched on its own
+ * while rule compilation and Python start-up are paid once per batch; a
+ * batch that crashes is run again file by file, so one bad file costs
+ * its own sites, never its neighbours'.
  */
 #include <gio/gio.h>
 #include <stdio.h>
@@ -16,6 +18,12 @@
 
 #define MIN_MAJOR 1
 #define MIN_MINOR 1
+
+/* The interpreter Debian's coccinelle is built against. */
+#define SYSTEM_PYTHON "/usr/bin/python3"
+
+/* Files bigger than this get a longer time-out, in steps of it. */
+#define TIMEOUT_SCALE (128 * 1024)
 
 static char *exe_dir(void)
 {
@@ -76,11 +84,14 @@ static bool check_version(GError **error)
 	const char *v;
 	bool ok;
 
-	if (!g_find_program_in_path("spatch")) {
+	char *found = g_find_program_in_path("spatch");
+
+	if (!found) {
 		g_set_error(error, G_SPAWN_ERROR, G_SPAWN_ERROR_NOENT,
 			    "spatch (Coccinelle) is not installed; install it with: apt-get install coccinelle");
 		return false;
 	}
+	g_free(found);
 	if (!run_capture(argv, NULL, &out, &status, true, error))
 		return false;
 	v = out ? strstr(out, "version ") : NULL;
@@ -181,7 +192,8 @@ static char *combine_rules(const char *dir, char **include_rule,
 			"\n@initialize:python@\n@@\n\n"
 			"import os\nimport sys\n"
 			"sys.path.insert(0, os.environ[\"TIMERCONV_COCCI_DIR\"])\n"
-			"import timerconv\n");
+			"import timerconv\n"
+			"timerconv.init(cocci)\n");
 	g_string_append(head, body->str);
 	g_string_free(body, TRUE);
 	g_ptr_array_free(names, TRUE);
@@ -274,18 +286,52 @@ void spatch_env_clear(struct spatch_env *env)
 	memset(env, 0, sizeof(*env));
 }
 
-struct runner {
-	struct spatch_env *env;
-	GPtrArray *jobs;
-	gint next;
-	gint finished;		/* workers that have returned */
-	GCancellable *cancel;
-	GMutex lock;
-	GPtrArray *running;	/* GSubprocess */
+/* A batch of files for one spatch process. */
+struct batch {
+	GPtrArray *files;	/* struct spatch_file * */
+	const char *sp_file;
+	char *list;		/* the --file-groups file */
+	int timeout;		/* spatch's --timeout for each of its files */
+	int limit;		/* seconds before the watchdog kills it */
+	/* out */
+	char *out_text;
+	char *err_text;
+	int status;
+	bool failed;		/* could not run, crashed or was killed */
+	bool killed;		/* by the watchdog: it took too long */
 };
 
-static GSubprocess *launch(struct runner *r, struct spatch_job *job,
-			   GError **error)
+struct runner {
+	struct spatch_env *env;
+	const char *mode;
+	const char *plan;
+	const char *callbacks;
+	bool in_place;
+	GPtrArray *batches;
+	gint next;
+	gint finished;		/* workers that have returned */
+	gint files_done;
+	GCancellable *cancel;
+	GMutex lock;
+	GPtrArray *running;	/* struct live * */
+};
+
+struct live {
+	GSubprocess *proc;
+	gint64 deadline;	/* monotonic, microseconds */
+	struct batch *batch;
+};
+
+static void batch_free(struct batch *b)
+{
+	g_ptr_array_free(b->files, TRUE);
+	g_free(b->list);
+	g_free(b->out_text);
+	g_free(b->err_text);
+	g_free(b);
+}
+
+static GSubprocess *launch(struct runner *r, struct batch *b, GError **error)
 {
 	struct spatch_env *env = r->env;
 	GSubprocessLauncher *l = g_subprocess_launcher_new(
@@ -294,6 +340,12 @@ static GSubprocess *launch(struct runner *r, struct spatch_job *job,
 	GSubprocess *proc;
 
 	g_ptr_array_add(argv, g_strdup("spatch"));
+	/* spatch asks the python3 on PATH for its version at start-up: a
+	 * version manager's shim there (pyenv) costs a second a process */
+	if (g_file_test(SYSTEM_PYTHON, G_FILE_TEST_IS_EXECUTABLE)) {
+		g_ptr_array_add(argv, g_strdup("--python"));
+		g_ptr_array_add(argv, g_strdup(SYSTEM_PYTHON));
+	}
 	g_ptr_array_add(argv, g_strdup("--very-quiet"));
 	g_ptr_array_add(argv, g_strdup("--no-includes"));
 	g_ptr_array_add(argv, g_strdup("--no-show-diff"));
@@ -303,34 +355,33 @@ static GSubprocess *launch(struct runner *r, struct spatch_job *job,
 	g_ptr_array_add(argv, g_strdup("--max-width"));
 	g_ptr_array_add(argv, g_strdup("80"));
 	g_ptr_array_add(argv, g_strdup("--timeout"));
-	g_ptr_array_add(argv, g_strdup_printf("%d", env->timeout));
+	g_ptr_array_add(argv, g_strdup_printf("%d", b->timeout));
 	if (env->macro_file) {
 		g_ptr_array_add(argv, g_strdup("--macro-file"));
 		g_ptr_array_add(argv, g_strdup(env->macro_file));
 	}
+	if (r->in_place)
+		g_ptr_array_add(argv, g_strdup("--in-place"));
 	g_ptr_array_add(argv, g_strdup("-D"));
-	g_ptr_array_add(argv, g_strdup(job->mode));
+	g_ptr_array_add(argv, g_strdup(r->mode));
 	g_ptr_array_add(argv, g_strdup("--sp-file"));
-	g_ptr_array_add(argv, g_strdup(job->sp_file ? job->sp_file :
+	g_ptr_array_add(argv, g_strdup(b->sp_file ? b->sp_file :
 				       env->sp_file));
-	g_ptr_array_add(argv, g_strdup(job->input));
-	if (job->output) {
-		g_ptr_array_add(argv, g_strdup("-o"));
-		g_ptr_array_add(argv, g_strdup(job->output));
-	}
+	g_ptr_array_add(argv, g_strdup("--file-groups"));
+	g_ptr_array_add(argv, g_strdup(b->list));
 	g_ptr_array_add(argv, NULL);
 
 	g_subprocess_launcher_setenv(l, "TIMERCONV_COCCI_DIR", env->cocci_dir,
 				     TRUE);
 	g_subprocess_launcher_setenv(l, "PYTHONDONTWRITEBYTECODE", "1", TRUE);
-	if (job->plan)
-		g_subprocess_launcher_setenv(l, "TIMERCONV_PLAN", job->plan,
+	if (r->plan)
+		g_subprocess_launcher_setenv(l, "TIMERCONV_PLAN", r->plan,
 					     TRUE);
 	else
 		g_subprocess_launcher_unsetenv(l, "TIMERCONV_PLAN");
-	if (job->callbacks)
+	if (r->callbacks)
 		g_subprocess_launcher_setenv(l, "TIMERCONV_CALLBACKS",
-					     job->callbacks, TRUE);
+					     r->callbacks, TRUE);
 	else
 		g_subprocess_launcher_unsetenv(l, "TIMERCONV_CALLBACKS");
 	/* spatch writes its own temporaries; keep them in our directory. */
@@ -342,43 +393,43 @@ static GSubprocess *launch(struct runner *r, struct spatch_job *job,
 	return proc;
 }
 
-static void run_job(struct runner *r, struct spatch_job *job)
+static void run_batch(struct runner *r, struct batch *b)
 {
 	GError *error = NULL;
 	char *out = NULL, *err = NULL;
-	GSubprocess *proc = launch(r, job, &error);
+	struct live lv = { 0 };
+	GSubprocess *proc = launch(r, b, &error);
 
 	if (!proc) {
-		job->failed = true;
-		job->err_text = g_strdup(error->message);
+		b->failed = true;
+		b->err_text = g_strdup(error->message);
 		g_error_free(error);
 		return;
 	}
+	lv.proc = proc;
+	lv.batch = b;
+	lv.deadline = g_get_monotonic_time() +
+		      (gint64)b->limit * G_USEC_PER_SEC;
 	g_mutex_lock(&r->lock);
-	g_ptr_array_add(r->running, proc);
+	g_ptr_array_add(r->running, &lv);
 	g_mutex_unlock(&r->lock);
 	if (!g_subprocess_communicate_utf8(proc, NULL, r->cancel, &out, &err,
 					   &error)) {
 		g_subprocess_force_exit(proc);
 		g_subprocess_wait(proc, NULL, NULL);
-		job->failed = true;
-		job->err_text = g_strdup(error->message);
+		b->failed = true;
+		b->err_text = g_strdup(error->message);
 		g_clear_error(&error);
 	} else {
-		job->out_text = out;
-		job->err_text = err;
-		job->status = g_subprocess_get_if_exited(proc) ?
-			      g_subprocess_get_exit_status(proc) : -1;
-		if (!g_subprocess_get_if_exited(proc))
-			job->failed = true;
-		/* spatch --timeout: "timeout (we abort): FILE", then the
-		 * exception Common.Timeout, exit status 2 */
-		if ((err && strstr(err, "Common.Timeout")) ||
-		    (out && strstr(out, "timeout (we abort)")))
-			job->timed_out = true;
+		b->out_text = out;
+		b->err_text = err;
+		b->status = g_subprocess_get_if_exited(proc) ?
+			    g_subprocess_get_exit_status(proc) : -1;
+		if (!g_subprocess_get_if_exited(proc) || b->status != 0)
+			b->failed = true;
 	}
 	g_mutex_lock(&r->lock);
-	g_ptr_array_remove_fast(r->running, proc);
+	g_ptr_array_remove_fast(r->running, &lv);
 	g_mutex_unlock(&r->lock);
 	g_object_unref(proc);
 }
@@ -389,41 +440,58 @@ static gpointer worker(gpointer data)
 
 	for (;;) {
 		guint i = (guint)g_atomic_int_add(&r->next, 1);
+		struct batch *b;
 
-		if (i >= r->jobs->len || g_cancellable_is_cancelled(r->cancel))
+		if (i >= r->batches->len ||
+		    g_cancellable_is_cancelled(r->cancel))
 			break;
-		run_job(r, r->jobs->pdata[i]);
+		b = r->batches->pdata[i];
+		run_batch(r, b);
+		g_atomic_int_add(&r->files_done, (gint)b->files->len);
 	}
 	g_atomic_int_inc(&r->finished);
 	return NULL;
 }
 
-void spatch_run_all(struct spatch_env *env, GPtrArray *jobs)
+/* Run every batch, env->jobs at a time; Ctrl-C and the watchdog end
+ * the processes. */
+static void run_batches(struct runner *r, guint total, guint done_before)
 {
-	struct runner r = { .env = env, .jobs = jobs };
+	struct spatch_env *env = r->env;
 	GPtrArray *threads = g_ptr_array_new();
 	int n = env->jobs > 0 ? env->jobs : cpu_count();
 
-	if (!jobs->len)
+	if (!r->batches->len)
 		return;
-	if ((guint)n > jobs->len)
-		n = (int)jobs->len;
-	r.cancel = g_cancellable_new();
-	r.running = g_ptr_array_new();
-	g_mutex_init(&r.lock);
+	if ((guint)n > r->batches->len)
+		n = (int)r->batches->len;
+	r->next = 0;
+	r->finished = 0;
+	r->files_done = 0;
 	for (int i = 0; i < n; i++)
-		g_ptr_array_add(threads, g_thread_new("spatch", worker, &r));
-	/* Watch for Ctrl-C while the workers wait on their children. */
+		g_ptr_array_add(threads, g_thread_new("spatch", worker, r));
 	for (;;) {
-		bool all_done = g_atomic_int_get(&r.finished) >= n;
+		bool all_done = g_atomic_int_get(&r->finished) >= n;
+		gint64 now = g_get_monotonic_time();
 
-		if (interrupted() && !g_cancellable_is_cancelled(r.cancel)) {
-			g_cancellable_cancel(r.cancel);
-			g_mutex_lock(&r.lock);
-			for (guint i = 0; i < r.running->len; i++)
-				g_subprocess_force_exit(r.running->pdata[i]);
-			g_mutex_unlock(&r.lock);
+		g_mutex_lock(&r->lock);
+		for (guint i = 0; i < r->running->len; i++) {
+			struct live *lv = r->running->pdata[i];
+
+			if ((interrupted() || now > lv->deadline) &&
+			    lv->proc) {
+				lv->batch->killed = !interrupted();
+				g_subprocess_force_exit(lv->proc);
+				lv->proc = NULL;
+			}
 		}
+		g_mutex_unlock(&r->lock);
+		if (interrupted() && !g_cancellable_is_cancelled(r->cancel))
+			g_cancellable_cancel(r->cancel);
+		if (env->progress)
+			env->progress(env->progress_ctx, r->mode, done_before +
+				      (guint)g_atomic_int_get(&r->files_done),
+				      total);
 		if (all_done)
 			break;
 		g_usleep(20000);
@@ -431,20 +499,213 @@ void spatch_run_all(struct spatch_env *env, GPtrArray *jobs)
 	for (guint i = 0; i < threads->len; i++)
 		g_thread_join(threads->pdata[i]);
 	g_ptr_array_free(threads, TRUE);
+}
+
+static int cmp_files(gconstpointer a, gconstpointer b)
+{
+	const struct spatch_file *x = *(struct spatch_file *const *)a;
+	const struct spatch_file *y = *(struct spatch_file *const *)b;
+	int c = g_strcmp0(x->sp_file, y->sp_file);
+
+	if (c)
+		return c;
+	/* the biggest first: a long file started last would be waited on */
+	return x->size < y->size ? 1 : x->size > y->size ? -1 : 0;
+}
+
+/* Files per batch: enough batches to keep every job busy to the end
+ * and the progress line moving, few enough to pay start-up rarely. */
+static guint batch_size(guint n, int jobs)
+{
+	guint size = (n + (guint)jobs * 4 - 1) / ((guint)jobs * 4);
+
+	/* a few files: one batch a job, of four at most */
+	if (size < 4)
+		size = MIN((n + (guint)jobs - 1) / (guint)jobs, 4);
+	return CLAMP(size, 1, 64);
+}
+
+static struct batch *batch_new(struct runner *r, const char *sp_file)
+{
+	struct batch *b = g_new0(struct batch, 1);
+
+	b->files = g_ptr_array_new();
+	b->sp_file = sp_file;
+	b->list = g_strdup_printf("%s/batch-%s-%u.txt", r->env->workdir,
+				  r->mode, r->env->nbatches++);
+	g_ptr_array_add(r->batches, b);
+	return b;
+}
+
+static bool batch_write(struct runner *r, struct batch *b)
+{
+	GString *list = g_string_new(NULL);
+	size_t largest = 0;
+	bool ok;
+
+	for (guint i = 0; i < b->files->len; i++) {
+		struct spatch_file *f = b->files->pdata[i];
+
+		g_string_append_printf(list, "%s\n\n", f->input);
+		largest = MAX(largest, f->size);
+	}
+	ok = g_file_set_contents(b->list, list->str, (gssize)list->len, NULL);
+	g_string_free(list, TRUE);
+	/* a big file may take longer: the time-out grows with the largest
+	 * of the batch (they go by size), beyond TIMEOUT_SCALE bytes */
+	b->timeout = r->env->timeout *
+		     (int)MIN(1 + largest / TIMEOUT_SCALE, 8);
+	/* spatch's --timeout bounds each file; this bounds the process */
+	b->limit = b->timeout * (int)b->files->len + 60;
+	return ok;
+}
+
+/* "EXN: Coccinelle_modules.Common.Timeout in FILE" on stderr. */
+static void read_exceptions(struct batch *b, GHashTable *by_input)
+{
+	char **lines = g_strsplit(b->err_text ? b->err_text : "", "\n", -1);
+
+	for (int i = 0; lines[i]; i++) {
+		const char *in = g_strrstr(lines[i], " in ");
+		struct spatch_file *f;
+
+		if (!g_str_has_prefix(lines[i], "EXN: ") || !in)
+			continue;
+		f = g_hash_table_lookup(by_input, in + 4);
+		if (!f)
+			continue;
+		if (strstr(lines[i], "Common.Timeout"))
+			f->timed_out = true;
+		else if (!f->error)
+			f->error = g_strdup(lines[i] + 5);
+	}
+	g_strfreev(lines);
+}
+
+/* Hand each file its records; a batch that failed is retried alone. */
+static GPtrArray *collect(struct runner *r, GHashTable *by_input)
+{
+	GPtrArray *retry = g_ptr_array_new();
+
+	for (guint i = 0; i < r->batches->len; i++) {
+		struct batch *b = r->batches->pdata[i];
+		GHashTable *facts;
+
+		if (b->failed && b->files->len > 1 && !interrupted()) {
+			g_ptr_array_extend(retry, b->files, NULL, NULL);
+			continue;
+		}
+		read_exceptions(b, by_input);
+		facts = facts_parse_files(b->out_text ? b->out_text : "");
+		for (guint k = 0; k < b->files->len; k++) {
+			struct spatch_file *f = b->files->pdata[k];
+			gpointer key, val;
+
+			if (b->failed) {
+				f->timed_out |= b->killed;
+				if (!f->error)
+					f->error = g_strdup(b->err_text &&
+						*b->err_text ?
+						g_strchomp(b->err_text) :
+						"spatch failed");
+			}
+			if (g_hash_table_steal_extended(facts, f->input, &key,
+							&val)) {
+				g_free(key);
+				f->facts = val;
+			}
+			/* what a file that timed out said is not all */
+			if (f->timed_out || f->error) {
+				facts_free(f->facts);
+				f->facts = NULL;
+			}
+		}
+		g_hash_table_destroy(facts);
+	}
+	return retry;
+}
+
+void spatch_run_files(struct spatch_env *env, const char *mode,
+		      GPtrArray *files, const char *plan,
+		      const char *callbacks, bool in_place)
+{
+	struct runner r = {
+		.env = env, .mode = mode, .plan = plan,
+		.callbacks = callbacks, .in_place = in_place,
+	};
+	GHashTable *by_input = g_hash_table_new(g_str_hash, g_str_equal);
+	GPtrArray *todo = g_ptr_array_new();
+	int jobs = env->jobs > 0 ? env->jobs : cpu_count();
+	guint done = 0;
+
+	if (!files->len) {
+		g_hash_table_destroy(by_input);
+		g_ptr_array_free(todo, TRUE);
+		return;
+	}
+	g_ptr_array_extend(todo, files, NULL, NULL);
+	g_ptr_array_sort(todo, cmp_files);
+	for (guint i = 0; i < files->len; i++) {
+		struct spatch_file *f = files->pdata[i];
+
+		g_hash_table_insert(by_input, f->input, f);
+	}
+	r.cancel = g_cancellable_new();
+	r.running = g_ptr_array_new();
+	g_mutex_init(&r.lock);
+	/* a first round in batches, a second file by file for the files
+	 * of batches that crashed */
+	for (int round = 0; round < 2 && todo->len && !interrupted();
+	     round++) {
+		guint size = round ? 1 : batch_size(todo->len, jobs);
+		struct batch *b = NULL;
+		GPtrArray *retry;
+
+		r.batches = g_ptr_array_new_with_free_func(
+			(GDestroyNotify)batch_free);
+		for (guint i = 0; i < todo->len; i++) {
+			struct spatch_file *f = todo->pdata[i];
+
+			if (!b || b->files->len >= size ||
+			    g_strcmp0(b->sp_file, f->sp_file))
+				b = batch_new(&r, f->sp_file);
+			g_ptr_array_add(b->files, f);
+		}
+		for (guint i = 0; i < r.batches->len; i++)
+			if (!batch_write(&r, r.batches->pdata[i]))
+				((struct batch *)r.batches->pdata[i])->failed =
+					true;
+		run_batches(&r, files->len, done);
+		retry = collect(&r, by_input);
+		done += todo->len - retry->len;
+		g_ptr_array_free(r.batches, TRUE);
+		g_ptr_array_free(todo, TRUE);
+		todo = retry;
+	}
+	g_ptr_array_free(todo, TRUE);
 	g_ptr_array_free(r.running, TRUE);
 	g_mutex_clear(&r.lock);
 	g_object_unref(r.cancel);
+	g_hash_table_destroy(by_input);
 }
 
-void spatch_job_free(struct spatch_job *job)
+struct spatch_file *spatch_file_new(char *input, const char *sp_file,
+				    size_t size)
 {
-	if (!job)
+	struct spatch_file *f = g_new0(struct spatch_file, 1);
+
+	f->input = input;
+	f->sp_file = sp_file;
+	f->size = size;
+	return f;
+}
+
+void spatch_file_free(struct spatch_file *f)
+{
+	if (!f)
 		return;
-	g_free(job->input);
-	g_free(job->output);
-	g_free(job->plan);
-	g_free(job->callbacks);
-	g_free(job->out_text);
-	g_free(job->err_text);
-	g_free(job);
+	g_free(f->input);
+	facts_free(f->facts);
+	g_free(f->error);
+	g_free(f);
 }

@@ -1,13 +1,16 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * Running spatch: one process per file, N at a time, each with a
- * timeout, all of them ended when timerconv is interrupted.
+ * Running spatch: batches of files, one group each, N processes at a
+ * time, each file with a timeout, all of them ended when timerconv is
+ * interrupted.
  */
 #ifndef TIMERCONV_SPATCH_H
 #define TIMERCONV_SPATCH_H
 
 #include <glib.h>
 #include <stdbool.h>
+
+#include "facts.h"
 
 struct spatch_env {
 	char *cocci_dir;	/* where the .cocci files and timerconv.py are */
@@ -18,22 +21,24 @@ struct spatch_env {
 	int jobs;
 	char *include_rule;	/* compat_include.cocci, kept apart */
 	GHashTable *variants;	/* include path -> rule file with it */
+	guint nbatches;
+	/* called while spatch runs: files done of total, in a phase */
+	void (*progress)(void *ctx, const char *phase, guint done,
+			 guint total);
+	void *progress_ctx;
 };
 
-struct spatch_job {
+/* One file for spatch, and what spatch said about it. */
+struct spatch_file {
 	/* in */
-	char *input;		/* absolute path of the file to process */
-	const char *mode;	/* "facts" or "patch" */
-	char *output;		/* patch mode: where the result goes */
-	char *plan;		/* patch mode: the plan file */
-	char *callbacks;	/* file of callback names, or NULL */
+	char *input;		/* absolute path spatch reads (and rewrites,
+				 * in place) */
 	const char *sp_file;	/* rules to use instead of env->sp_file */
+	size_t size;
 	/* out */
-	char *out_text;
-	char *err_text;
-	int status;		/* exit status, -1 if it did not exit */
+	struct file_facts *facts;	/* its records, NULL if it failed */
 	bool timed_out;
-	bool failed;		/* could not run, or crashed */
+	char *error;		/* spatch failed on it */
 };
 
 /* Find the rules, check spatch and write the combined rule file. */
@@ -44,7 +49,18 @@ void spatch_env_clear(struct spatch_env *env);
 const char *spatch_sp_with_include(struct spatch_env *env,
 				   const char *include, GError **error);
 
-void spatch_run_all(struct spatch_env *env, GPtrArray *jobs);
-void spatch_job_free(struct spatch_job *job);
+/*
+ * Run spatch in `mode` ("facts" or "patch") over `files` (struct
+ * spatch_file *) in batches, env->jobs processes at a time.  plan and
+ * callbacks are the files timerconv.py reads; in_place rewrites the
+ * inputs, which must then be scratch copies.
+ */
+void spatch_run_files(struct spatch_env *env, const char *mode,
+		      GPtrArray *files, const char *plan,
+		      const char *callbacks, bool in_place);
+
+struct spatch_file *spatch_file_new(char *input, const char *sp_file,
+				    size_t size);
+void spatch_file_free(struct spatch_file *f);
 
 #endif

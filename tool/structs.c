@@ -9,14 +9,8 @@
 #include <string.h>
 
 #include "lexer.h"
-#include "structs.h"
-
-struct struct_index {
-	GMutex lock;
-	GHashTable *defs;	/* tag -> GPtrArray of struct sdef * */
-	GHashTable *typedefs;	/* name -> tag */
-	guint anon;
-};
+#include "structs_priv.h"
+#include "treescan.h"
 
 static const char *const qualifiers[] = {
 	"const", "volatile", "__rcu", "__iomem", "__percpu", "__user",
@@ -32,7 +26,7 @@ static bool is_qualifier(const struct token *t)
 	return tok_in(t, qualifiers);
 }
 
-static void free_member(gpointer p)
+void free_member(gpointer p)
 {
 	struct member *m = p;
 
@@ -41,7 +35,7 @@ static void free_member(gpointer p)
 	g_free(m);
 }
 
-static void free_sdef(gpointer p)
+void free_sdef(gpointer p)
 {
 	struct sdef *d = p;
 
@@ -51,9 +45,18 @@ static void free_sdef(gpointer p)
 	g_free(d);
 }
 
-static void free_defs(gpointer p)
+void free_defs(gpointer p)
 {
 	g_ptr_array_free(p, TRUE);
+}
+
+void free_tdef(gpointer p)
+{
+	struct tdef *t = p;
+
+	g_free(t->file);
+	g_free(t->value);
+	g_free(t);
 }
 
 struct struct_index *structs_new(void)
@@ -64,7 +67,13 @@ struct struct_index *structs_new(void)
 	si->defs = g_hash_table_new_full(g_str_hash, g_str_equal, g_free,
 					 free_defs);
 	si->typedefs = g_hash_table_new_full(g_str_hash, g_str_equal, g_free,
-					     g_free);
+					     free_defs);
+	si->includes = g_hash_table_new_full(g_str_hash, g_str_equal, g_free,
+					     free_defs);
+	si->inc_dirs = g_ptr_array_new_with_free_func(g_free);
+	g_ptr_array_add(si->inc_dirs, g_strdup("include"));
+	si->closures = g_hash_table_new_full(g_str_hash, g_str_equal, g_free,
+		(GDestroyNotify)g_hash_table_destroy);
 	return si;
 }
 
@@ -74,6 +83,9 @@ void structs_free(struct struct_index *si)
 		return;
 	g_hash_table_destroy(si->defs);
 	g_hash_table_destroy(si->typedefs);
+	g_hash_table_destroy(si->includes);
+	g_ptr_array_free(si->inc_dirs, TRUE);
+	g_hash_table_destroy(si->closures);
 	g_mutex_clear(&si->lock);
 	g_free(si);
 }
@@ -395,6 +407,25 @@ static size_t body_parse(struct sparser *sp, size_t open, struct sdef *def)
 	return close;
 }
 
+/* typedef NAME [*]NEW; at t[j] = NAME: kept to resolve chains of them */
+static void typedef_alias(struct sparser *sp, size_t j)
+{
+	const struct token *t = sp->t;
+	size_t k = j + 1;
+	int ptr = 0;
+
+	while (k < sp->n && tok_punct(&t[k], '*')) {
+		ptr++;
+		k++;
+	}
+	if (ptr > 8 || t[k].kind != TOK_IDENT || !tok_punct(&t[k + 1], ';'))
+		return;
+	g_ptr_array_add(sp->typedefs, g_strndup(t[k].p, t[k].len));
+	g_ptr_array_add(sp->typedefs,
+			g_strdup_printf("%.*s%s%.*s", (int)t[j].len, t[j].p,
+					ptr ? " " : "", ptr, "********"));
+}
+
 static void file_parse(struct sparser *sp)
 {
 	const struct token *t = sp->t;
@@ -414,6 +445,12 @@ static void file_parse(struct sparser *sp)
 		j = is_typedef ? i + 1 : i;
 		while (j < sp->n && is_qualifier(&t[j]))
 			j++;
+		/* typedef foo_t *foo_ptr; (foo_t itself a typedef) */
+		if (is_typedef && t[j].kind == TOK_IDENT &&
+		    !TOK_IS(&t[j], "struct") && !TOK_IS(&t[j], "union")) {
+			typedef_alias(sp, j);
+			continue;
+		}
 		if (!TOK_IS(&t[j], "struct") && !TOK_IS(&t[j], "union"))
 			continue;
 		/* struct foo { ... } or typedef struct [foo] { ... } name; */
@@ -425,17 +462,29 @@ static void file_parse(struct sparser *sp)
 		if (def)
 			g_ptr_array_add(sp->found, def);
 		if (is_typedef) {
-			/* typedef struct foo [*]name; */
+			/* typedef struct foo name, *name_ptr; */
 			size_t k = j;
 
-			while (k < sp->n && tok_punct(&t[k], '*'))
-				k++;
-			if (k == j && t[k].kind == TOK_IDENT &&
-			    (tok_punct(&t[k + 1], ';') ||
-			     tok_punct(&t[k + 1], ','))) {
+			for (;;) {
+				int ptr = 0;
+
+				while (k < sp->n && tok_punct(&t[k], '*')) {
+					ptr++;
+					k++;
+				}
+				if (t[k].kind != TOK_IDENT ||
+				    !(tok_punct(&t[k + 1], ';') ||
+				      tok_punct(&t[k + 1], ',')))
+					break;
 				g_ptr_array_add(sp->typedefs,
 						g_strndup(t[k].p, t[k].len));
-				g_ptr_array_add(sp->typedefs, g_strdup(tag));
+				g_ptr_array_add(sp->typedefs,
+					g_strdup_printf("%s%s%.*s", tag,
+							ptr ? " " : "", ptr,
+							"********"));
+				if (!tok_punct(&t[k + 1], ',') || ptr > 8)
+					break;
+				k += 2;
 			}
 		}
 		g_free(tag);
@@ -444,14 +493,61 @@ static void file_parse(struct sparser *sp)
 	}
 }
 
+void structs_add_include_dir(struct struct_index *si, const char *dir)
+{
+	g_mutex_lock(&si->lock);
+	g_ptr_array_add(si->inc_dirs, g_strdup(dir));
+	g_mutex_unlock(&si->lock);
+}
+
+/* The #include lines of a file, "x.h" and <x.h> as written. */
+static GPtrArray *scan_includes(const char *text, size_t len)
+{
+	GPtrArray *out = g_ptr_array_new_with_free_func(g_free);
+	const char *end = text + len;
+
+	for (const char *p = text; p < end;) {
+		const char *eol = memchr(p, '\n', (size_t)(end - p));
+		const char *q = p, *close;
+
+		if (!eol)
+			eol = end;
+		while (q < eol && (*q == ' ' || *q == '\t'))
+			q++;
+		if (q < eol && *q == '#') {
+			q++;
+			while (q < eol && (*q == ' ' || *q == '\t'))
+				q++;
+			if ((size_t)(eol - q) > 8 && !memcmp(q, "include", 7)) {
+				q += 7;
+				while (q < eol && (*q == ' ' || *q == '\t'))
+					q++;
+				close = q < eol && (*q == '"' || *q == '<') ?
+					memchr(q + 1, *q == '"' ? '"' : '>',
+					       (size_t)(eol - q - 1)) : NULL;
+				if (close && close > q + 1)
+					g_ptr_array_add(out, g_strndup(q,
+						(size_t)(close - q + 1)));
+			}
+		}
+		p = eol + 1;
+	}
+	return out;
+}
+
 void structs_add_file(struct struct_index *si, const char *path,
 		      const char *text, size_t len)
 {
 	struct sparser sp = { .si = si, .path = path };
+	GPtrArray *includes = scan_includes(text, len);
 	struct token *tokens;
 
-	if (!memmem(text, len, "struct", 6) && !memmem(text, len, "union", 5))
+	if (!memmem(text, len, "struct", 6) && !memmem(text, len, "union", 5)) {
+		g_mutex_lock(&si->lock);
+		g_hash_table_replace(si->includes, g_strdup(path), includes);
+		g_mutex_unlock(&si->lock);
 		return;
+	}
 	tokens = lex_all(text, len, &sp.n);
 	sp.t = tokens;
 	sp.found = g_ptr_array_new();
@@ -460,6 +556,7 @@ void structs_add_file(struct struct_index *si, const char *path,
 	g_free(tokens);
 
 	g_mutex_lock(&si->lock);
+	g_hash_table_replace(si->includes, g_strdup(path), includes);
 	for (guint i = 0; i < sp.found->len; i++) {
 		struct sdef *d = sp.found->pdata[i];
 		GPtrArray *list = g_hash_table_lookup(si->defs, d->tag);
@@ -470,16 +567,126 @@ void structs_add_file(struct struct_index *si, const char *path,
 		}
 		g_ptr_array_add(list, d);
 	}
-	for (guint i = 0; i + 1 < sp.typedefs->len; i += 2)
-		g_hash_table_insert(si->typedefs, sp.typedefs->pdata[i],
-				    sp.typedefs->pdata[i + 1]);
+	for (guint i = 0; i + 1 < sp.typedefs->len; i += 2) {
+		char *name = sp.typedefs->pdata[i];
+		GPtrArray *list = g_hash_table_lookup(si->typedefs, name);
+		struct tdef *t = g_new0(struct tdef, 1);
+
+		if (!list) {
+			list = g_ptr_array_new_with_free_func(free_tdef);
+			g_hash_table_insert(si->typedefs, name, list);
+		} else {
+			g_free(name);
+		}
+		t->file = g_strdup(path);
+		t->value = sp.typedefs->pdata[i + 1];
+		g_ptr_array_add(list, t);
+	}
 	g_mutex_unlock(&si->lock);
 	g_ptr_array_free(sp.found, TRUE);
 	g_ptr_array_free(sp.typedefs, TRUE);
 }
 
-bool ctype_parse(struct struct_index *si, const char *text,
-		 struct ctype *out)
+/* Where an #include of `spec` in `file` leads, among indexed files. */
+static char *include_target(struct struct_index *si, const char *file,
+			    const char *spec)
+{
+	char *name = g_strndup(spec + 1, strlen(spec) - 2);
+	char *found = NULL;
+
+	if (spec[0] == '"') {
+		char *dir = g_path_get_dirname(file);
+		char *joined = g_build_filename(dir, name, NULL);
+
+		found = path_normalize(joined);
+		g_free(dir);
+		g_free(joined);
+		if (!g_hash_table_contains(si->includes, found))
+			g_clear_pointer(&found, g_free);
+	}
+	for (guint i = 0; !found && i < si->inc_dirs->len; i++) {
+		char *joined = g_build_filename(si->inc_dirs->pdata[i], name,
+						NULL);
+
+		found = path_normalize(joined);
+		g_free(joined);
+		if (!g_hash_table_contains(si->includes, found))
+			g_clear_pointer(&found, g_free);
+	}
+	g_free(name);
+	return found;
+}
+
+#define MAX_CLOSURE 4000
+
+/* The file and everything it includes, transitively (lock held). */
+static GHashTable *closure(struct struct_index *si, const char *file)
+{
+	GHashTable *seen = g_hash_table_lookup(si->closures, file);
+	GQueue queue = G_QUEUE_INIT;
+
+	if (seen)
+		return seen;
+	seen = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
+	g_hash_table_add(seen, g_strdup(file));
+	g_queue_push_tail(&queue, g_strdup(file));
+	while (!g_queue_is_empty(&queue) &&
+	       g_hash_table_size(seen) < MAX_CLOSURE) {
+		char *f = g_queue_pop_head(&queue);
+		GPtrArray *incs = g_hash_table_lookup(si->includes, f);
+
+		for (guint i = 0; incs && i < incs->len; i++) {
+			char *to = include_target(si, f, incs->pdata[i]);
+
+			if (!to || g_hash_table_contains(seen, to)) {
+				g_free(to);
+				continue;
+			}
+			g_hash_table_add(seen, g_strdup(to));
+			g_queue_push_tail(&queue, to);
+		}
+		g_free(f);
+	}
+	g_queue_clear_full(&queue, g_free);
+	g_hash_table_insert(si->closures, g_strdup(file), seen);
+	return seen;
+}
+
+/*
+ * The typedef `name` as `file` sees it: the one its includes define, or
+ * the only meaning the tree gives it (lock held).
+ */
+static const char *typedef_value(struct struct_index *si, const char *name,
+				 const char *file)
+{
+	GPtrArray *list = g_hash_table_lookup(si->typedefs, name);
+	GHashTable *visible = file ? closure(si, file) : NULL;
+	const char *value = NULL;
+	bool ambiguous = false;
+
+	if (!list)
+		return NULL;
+	for (int pass = 0; pass < 2 && !value; pass++) {
+		ambiguous = false;
+		for (guint i = 0; i < list->len; i++) {
+			struct tdef *t = list->pdata[i];
+
+			if (pass == 0 && (!visible ||
+					  !g_hash_table_contains(visible,
+								 t->file)))
+				continue;
+			if (value && strcmp(value, t->value))
+				ambiguous = true;
+			value = t->value;
+		}
+		if (ambiguous)
+			return NULL;
+	}
+	return value;
+}
+
+bool ctype_parse_in(struct struct_index *si, const char *text,
+		    const char *file, struct ctype *out)
 {
 	char **words = g_strsplit_set(text, " \t*", -1);
 	GString *tag = g_string_new(NULL);
@@ -501,15 +708,34 @@ bool ctype_parse(struct struct_index *si, const char *text,
 	g_strfreev(words);
 	out->text = g_strdup(text);
 	if (si) {
+		/* typedef struct foo *foo_ptr; typedef foo_ptr bar; */
 		g_mutex_lock(&si->lock);
-		resolved = g_hash_table_lookup(si->typedefs, tag->str);
-		if (resolved) {
+		for (int depth = 0; depth < 4; depth++) {
+			const char *star;
+
+			resolved = typedef_value(si, tag->str, file);
+			if (!resolved)
+				break;
+			star = strchr(resolved, '*');
 			g_string_assign(tag, resolved);
+			if (star) {
+				out->ptr += (int)strspn(star, "*");
+				g_string_truncate(tag, star - resolved);
+				while (tag->len &&
+				       tag->str[tag->len - 1] == ' ')
+					g_string_truncate(tag, tag->len - 1);
+			}
 		}
 		g_mutex_unlock(&si->lock);
 	}
 	out->tag = g_string_free(tag, FALSE);
 	return out->tag[0] != '\0';
+}
+
+bool ctype_parse(struct struct_index *si, const char *text,
+		 struct ctype *out)
+{
+	return ctype_parse_in(si, text, NULL, out);
 }
 
 bool ctype_same_object(const struct ctype *a, const struct ctype *b)
@@ -535,37 +761,62 @@ static const struct member *find_in(const struct sdef *d, const char *name)
 	return NULL;
 }
 
-const struct member *structs_member(struct struct_index *si, const char *tag,
-				    const char *name, const char *prefer_file)
+const struct member *structs_member_amb(struct struct_index *si,
+					const char *tag, const char *name,
+					const char *prefer_file,
+					bool *ambiguous)
 {
 	GPtrArray *list;
+	GHashTable *visible = NULL;
 	const struct member *found = NULL;
-	bool preferred = false;
+	bool any_visible = false, some_lack = false, differ = false;
 
+	if (ambiguous)
+		*ambiguous = false;
 	g_mutex_lock(&si->lock);
 	list = g_hash_table_lookup(si->defs, tag);
 	if (!list) {
 		g_mutex_unlock(&si->lock);
 		return NULL;
 	}
-	for (guint i = 0; prefer_file && i < list->len; i++)
-		if (!strcmp(((struct sdef *)list->pdata[i])->file, prefer_file))
-			preferred = true;
+	/* A tag defined by several drivers: the definition the file sees
+	 * through its includes (its own first), else all must agree. */
+	if (prefer_file)
+		visible = closure(si, prefer_file);
+	for (guint i = 0; visible && i < list->len; i++) {
+		const struct sdef *d = list->pdata[i];
+
+		any_visible |= g_hash_table_contains(visible, d->file);
+	}
 	for (guint i = 0; i < list->len; i++) {
 		const struct sdef *d = list->pdata[i];
 		const struct member *m;
 
-		if (preferred && strcmp(d->file, prefer_file))
+		if (any_visible && !g_hash_table_contains(visible, d->file))
 			continue;
 		m = find_in(d, name);
-		if (!m || (found && !same_type(found, m))) {
-			found = NULL;
-			break;
-		}
-		found = m;
+		if (!m)
+			some_lack = true;
+		else if (found && !same_type(found, m))
+			differ = true;
+		else
+			found = m;
 	}
 	g_mutex_unlock(&si->lock);
+	if (found && (some_lack || differ)) {
+		/* several definitions, the file's own not among them, and
+		 * they disagree: nothing can be said */
+		if (ambiguous)
+			*ambiguous = true;
+		return NULL;
+	}
 	return found;
+}
+
+const struct member *structs_member(struct struct_index *si, const char *tag,
+				    const char *name, const char *prefer_file)
+{
+	return structs_member_amb(si, tag, name, prefer_file, NULL);
 }
 
 bool structs_known(struct struct_index *si, const char *tag)

@@ -34,6 +34,10 @@ struct struct_index;
 struct struct_index *structs_new(void);
 void structs_free(struct struct_index *si);
 
+/* Where <x.h> is looked for, after include/ (a path as the files of the
+ * index are named). */
+void structs_add_include_dir(struct struct_index *si, const char *dir);
+
 /* Index the definitions in one file (thread-safe). */
 void structs_add_file(struct struct_index *si, const char *path,
 		      const char *text, size_t len);
@@ -44,16 +48,26 @@ void structs_add_file(struct struct_index *si, const char *path,
  */
 bool ctype_parse(struct struct_index *si, const char *text,
 		 struct ctype *out);
+/* The same, with typedefs as `file` sees them through its includes. */
+bool ctype_parse_in(struct struct_index *si, const char *text,
+		    const char *file, struct ctype *out);
 void ctype_clear(struct ctype *t);
 bool ctype_same_object(const struct ctype *a, const struct ctype *b);
 
 /*
  * The member `name` of the struct `tag`, when every definition of `tag`
- * that could be meant (those in prefer_file if there are any, else all)
- * agrees on its type.  NULL if unknown or ambiguous.
+ * that could be meant (those prefer_file sees through its includes, if
+ * any, else all) agrees on its type.  NULL if unknown or ambiguous.
  */
 const struct member *structs_member(struct struct_index *si, const char *tag,
 				    const char *name, const char *prefer_file);
+
+/* The same; *ambiguous when definitions that could be meant disagree
+ * (one has the member and another lacks it, or types differ). */
+const struct member *structs_member_amb(struct struct_index *si,
+					const char *tag, const char *name,
+					const char *prefer_file,
+					bool *ambiguous);
 
 bool structs_known(struct struct_index *si, const char *tag);
 

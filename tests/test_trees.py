@@ -1,0 +1,50 @@
+# SPDX-License-Identifier: GPL-2.0
+"""Idioms that need more than one file: fixtures/trees/<name>/ holds an
+input/ tree, its converted expected/ tree (checked by hand) and a
+README.md saying what the case shows; `args`, when present, holds extra
+convert options.  Every .c file builds against the shims: input/ with
+the old API, expected/ with v4.15."""
+
+import filecmp
+import shutil
+
+import pytest
+
+from conftest import FIXTURES, compile_c, read_report, timerconv
+
+TREES = FIXTURES / "trees"
+NAMES = sorted(p.name for p in TREES.iterdir() if (p / "input").is_dir())
+
+
+def files(root):
+    return sorted(p.relative_to(root) for p in root.rglob("*")
+                  if p.is_file())
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_tree_converts_as_expected(name, tmp_path):
+    case = TREES / name
+    tree = tmp_path / "tree"
+    shutil.copytree(case / "input", tree)
+    args = (case / "args").read_text().split() if (case / "args").exists() \
+        else []
+    report = tmp_path / "report.json"
+    timerconv("convert", "-C", tree, "--in-place", "--report", report,
+              *args, check=0)
+    assert files(tree) == files(case / "expected")
+    for rel in files(tree):
+        assert filecmp.cmp(tree / rel, case / "expected" / rel,
+                           shallow=False), rel
+    bad = [s for s in read_report(report)["sites"]
+           if s["outcome"] != "converted"]
+    assert not bad, bad
+
+
+@pytest.mark.parametrize("name", NAMES)
+@pytest.mark.parametrize("side,level", [("input", "old"),
+                                        ("expected", "v4.15")])
+def test_tree_builds(name, side, level):
+    root = TREES / name / side
+    for c in root.rglob("*.c"):
+        proc = compile_c(c, level, extra=[c.parent])
+        assert proc.returncode == 0, (c, proc.stderr)

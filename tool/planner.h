@@ -1,0 +1,169 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The planner's own model, shared by its three stages:
+ *
+ *   bind.c    what the scan and spatch saw, joined across files: which
+ *             callback runs on which timer, what each timer's .data is
+ *             set to, where each callback is defined, declared, called;
+ *   decide.c  whether a callback can be converted, and how;
+ *   plan.c    units (what must change together), their plan items and
+ *             the outcome of every site.
+ *
+ * A timer is named by a key: "struct foo#field" when the type of the
+ * expression it is reached from is known, "?file#field" when not (such a
+ * key matches the known keys of that field in the same file), and
+ * "global:file:name" for a timer that is not a member of a struct.
+ */
+#ifndef TIMERCONV_PLANNER_H
+#define TIMERCONV_PLANNER_H
+
+#include <glib.h>
+#include <stdbool.h>
+
+#include "cbody.h"
+#include "conv.h"
+#include "expr.h"
+
+/* How a callback is installed on a timer. */
+enum bkind {
+	B_SETUP,	/* setup_timer() and friends */
+	B_INIT,		/* init_timer() paired with a .function assignment */
+	B_DEFINE,	/* DEFINE_TIMER(), TIMER_INITIALIZER() */
+	B_FUNCTION,	/* a .function assignment of its own */
+	B_LONE_INIT,	/* init_timer() given the timer's only callback */
+};
+
+/* How the callback receives what the timer hands it. */
+enum pkind {
+	P_ULONG,	/* unsigned long, ulong, u_long, long */
+	P_POINTER,	/* a pointer to its container, installed by a cast */
+	P_OTHER,
+};
+
+struct callback;
+
+/* A timer reached by an expression in one file. */
+struct tref {
+	struct cfile *file;
+	struct chain chain;
+	bool chain_ok;
+	char *key;
+	char *container;	/* tag of the timer's own struct, if known */
+};
+
+struct binding {
+	enum bkind kind;
+	struct cfile *file;
+	struct callback *cb;
+	struct f_setup *setup;	/* B_SETUP, B_INIT, B_DEFINE, B_LONE_INIT */
+	struct f_assign *assign; /* B_FUNCTION, and B_INIT's pairing */
+	struct csite *csite;
+	struct tref timer;
+	bool cast;		/* the callback is written through a cast */
+	bool drop_assign;	/* B_INIT: its .function line goes */
+	struct callback *init_cb; /* B_LONE_INIT: the timer's one callback */
+};
+
+/* What a timer's .data is set to: a setup's data or a .data line. */
+struct dsrc {
+	struct cfile *file;
+	struct f_setup *setup;
+	struct f_assign *assign;
+	struct csite *csite;	/* the .data site, for an assignment */
+	struct tref timer;
+	const char *value;
+	const char *func;
+	unsigned int line;
+	struct data_rel rel;
+	char *data_type;	/* struct the data points to, if known */
+};
+
+/* A reference to a fact about a callback: a prototype, a direct call. */
+struct cref {
+	struct cfile *file;
+	struct f_named *n;
+};
+
+struct callback {
+	char *key;
+	char *name;
+	struct cfile *home;	/* where a static callback lives */
+	GPtrArray *bindings;	/* struct binding * */
+	GPtrArray *protos;	/* struct cref * */
+	GPtrArray *calls;	/* struct cref * */
+	struct cfile *def_file;
+	struct f_callback *def;
+	char *poison;		/* a reason found before the unit forms */
+	char *poison_where;
+	int node;
+	/* decided */
+	enum pkind pkind;
+	bool uses_data;
+	struct f_cast *cast;
+	char *local;		/* the container variable */
+	char *local_type;	/* its type, as written */
+	char *container;	/* the struct it points to */
+	struct cbody body;
+	char *param;
+	char *hop;
+	char *hop_type;
+	char *field;
+};
+
+struct planner {
+	struct conversion *cv;
+	GHashTable *callbacks;	/* key -> struct callback * */
+	GPtrArray *all_callbacks;
+	GPtrArray *bindings;	/* struct binding *, owned */
+	GPtrArray *dsrcs;	/* struct dsrc *, owned */
+	GPtrArray *lone_inits;	/* struct binding * without callback */
+	GHashTable *nodes;	/* timer key -> node */
+	GArray *parent;		/* union-find */
+	GHashTable *paired;	/* "file\nline:col" of paired assignments */
+};
+
+/* bind.c */
+char *where(const struct cfile *f, unsigned int line);
+void site_refuse(struct csite *s, const char *reason);
+void poison(struct callback *cb, char *at, const char *fmt, ...)
+	G_GNUC_PRINTF(3, 4);
+bool is_ident(const char *s);
+int node_find(struct planner *pl, int n);
+int key_node(struct planner *pl, const char *key);
+void node_union(struct planner *pl, int a, int b);
+struct csite *find_csite(struct conversion *cv, struct cfile *f,
+			 unsigned int line, unsigned int col,
+			 enum site_type type);
+struct callback *callback_get(struct planner *pl, struct cfile *f,
+			      const char *name);
+bool static_in(struct cfile *f, const char *name);
+/* The callback a setup or assignment names: fn, &fn, (void *)fn. */
+char *callback_name(const char *text, bool *cast);
+void bind_all(struct planner *pl);
+void planner_free(struct planner *pl);
+
+/* types.c: types of expressions, members of structs */
+bool var_type(struct conversion *cv, struct cfile *f, const char *func,
+	      const char *name, struct ctype *out);
+bool type_walk(struct conversion *cv, const char *file, struct ctype *t,
+	       const struct chain *c, size_t from, size_t to);
+char *timer_key(struct conversion *cv, struct cfile *f, const char *func,
+		const struct chain *c, char **container);
+char *pointee_type(struct conversion *cv, struct cfile *f, const char *func,
+		   const char *data);
+/* Why struct `tag` cannot be shown to have the timer `field`, or NULL;
+ * *unknown: because the tree lacks a struct definition on the way. */
+const char *check_field(struct conversion *cv, const char *file,
+			const char *tag, const char *field, bool *unknown);
+bool same_timer(const struct tref *a, const struct tref *b);
+
+/* decide.c */
+bool decide_callback(struct planner *pl, struct callback *cb,
+		     struct unit *u);
+bool decide_lone_init(struct planner *pl, struct binding *b,
+		      struct unit *u);
+bool decide_dsrc(struct planner *pl, struct dsrc *d, struct unit *u);
+char *call_arg(struct planner *pl, struct callback *cb, struct cref *r,
+	       struct unit *u);
+
+#endif
