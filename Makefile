@@ -6,6 +6,7 @@
 #   make test       install what is missing, build, run the test suite
 #                   on the sanitized binary, then the fuzz regressions
 #   make bench      benchmark on linux-source-6.12 (downloads the package)
+#   make corpus     convert ../shared/corpus (real driver files), lint it
 #   make install    install to $(PREFIX) (default /usr/local)
 
 PREFIX   ?= /usr/local
@@ -42,7 +43,7 @@ SRCS := $(sort $(wildcard tool/*.c))
 OBJS := $(SRCS:tool/%.c=$(BUILD)/%.o)
 DEPS := $(OBJS:.o=.d)
 
-.PHONY: all demo test bench install deps clean
+.PHONY: all demo test bench corpus install deps clean
 
 all: $(BUILD)/timerconv
 
@@ -75,15 +76,23 @@ demo: deps
 	$(MAKE) all
 	./tests/demo.sh
 
+# The suite runs on the sanitized build: a crash, an ASan or UBSan report
+# or a leak in any test fails it (tests/conftest.py).
 test: deps
 	$(MAKE) all
-	@$(PYTHON) -m pytest -q tests; rc=$$?; \
+	$(MAKE) SANITIZE=1 all
+	@TIMERCONV_BIN=$(CURDIR)/build-san/timerconv \
+		$(PYTHON) -m pytest -q tests; rc=$$?; \
 	if [ $$rc -eq 5 ]; then echo "make test: no tests collected" >&2; fi; \
 	exit $$rc
 
 bench: deps
 	$(MAKE) all
 	./tests/bench/bench.sh
+
+corpus: deps
+	$(MAKE) all
+	$(PYTHON) tests/bench/corpus.py $(CORPUS_ARGS)
 
 install: build/timerconv
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(DATADIR)
