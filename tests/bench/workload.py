@@ -54,6 +54,7 @@ OLD_API = {
 }
 PARAM = "data"
 SPATCH_TIMEOUT = 120
+PYTHON = "/usr/bin/python3"
 # Bump when a change here alters what is reversed; a change to the
 # semantic patch is noticed by itself.
 RECIPE = 1
@@ -79,6 +80,10 @@ def spatch(tree, files, mode, jobs, plan=None, in_place=False):
                "--sp-file", str(COCCI), "--file-groups", str(groups),
                "-j", str(jobs), "--timeout", str(SPATCH_TIMEOUT),
                "--tmp-dir", str(Path(tmp) / "sp")]
+        # Without it spatch asks python3 on PATH for its version at every
+        # start; a pyenv shim there costs about 0.6 s of CPU each time.
+        if os.access(PYTHON, os.X_OK):
+            cmd += ["--python", PYTHON]
         cmd += ["--in-place"] if in_place else ["--no-show-diff"]
         env = dict(os.environ)
         if plan is not None:
