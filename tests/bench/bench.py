@@ -149,6 +149,10 @@ def timed(label, cmds, runs, **kw):
     out = {}
     for name, rs in res.items():
         last = rs[-1]
+        log("bench: %s: %s: %.2fs, cpu %.2fs, peak %s, exit %d" % (
+            label, name, statistics.median(r.secs for r in rs),
+            statistics.median(r.cpu for r in rs), mib(last.maxrss),
+            last.rc))
         out[name] = {
             "seconds": round(statistics.median(r.secs for r in rs), 3),
             "cpu": round(statistics.median(r.cpu for r in rs), 3),
@@ -360,6 +364,8 @@ def part_series(tree, n, runs, work, paths):
         times.append(Run([str(TC), "series", "-j", str(n), "-C", str(tree),
                           "--out", str(out), *paths], sample=True))
     last = times[-1]
+    log("bench: series (%s): %.2fs, exit %d" % (tree.name, last.secs,
+                                                last.rc))
     patches = sorted(p.name for p in out.glob("*.patch")) \
         if out.exists() else []
     return {"timerconv": {
