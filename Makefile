@@ -5,7 +5,9 @@
 #   make demo       install what is missing, build, run on the sample tree
 #   make test       install what is missing, build, run the test suite
 #                   on the sanitized binary, then the fuzz regressions
-#   make bench      benchmark on linux-source-6.12 (downloads the package)
+#   make bench      benchmark on linux-source-6.12 (downloads the package,
+#                   builds the old-API workload once; BENCH_ARGS="--only
+#                   check --runs 3" passes options to tests/bench/bench.py)
 #   make corpus     convert ../shared/corpus (real driver files), lint it
 #   make install    install to $(PREFIX) (default /usr/local)
 
@@ -88,7 +90,7 @@ test: deps
 
 bench: deps
 	$(MAKE) all
-	./tests/bench/bench.sh
+	./tests/bench/bench.sh $(BENCH_ARGS)
 
 corpus: deps
 	$(MAKE) all

@@ -1,36 +1,55 @@
 #!/usr/bin/python3
 # SPDX-License-Identifier: GPL-2.0
-"""make bench: timerconv against the plain baselines, on linux-source-6.12.
+"""make bench: timerconv against plain baselines, on linux-source-6.12.
 
-Each measurement is taken --runs times (default 3), the baseline and
-timerconv alternating, after a warm-up read of the tree; the median is
-reported, with the ratio timerconv / baseline:
+Two trees, one line each:
 
-  scan      convert --scan-only   vs  git grep -l -w -E '<old API names>'
-  check     check                 vs  git grep -n -w -E '<old API names>'
-  convert   convert               vs  spatch --dir TREE -j N --sp-file <rules>
-  v6.16     convert --target v6.16 (how many 4.15-era sites would move)
+  workload  6.12 turned back to the old API by tests/bench/workload.py
+            (built once and cached; its first commit is 6.12 as shipped)
+  no-op     6.12 as shipped: nothing to convert
 
-It also checks what must hold on this fully converted tree: check finds
-nothing, convert changes nothing and refuses nothing as an error, and
-timerconv's peak memory stays under 2 GiB.
+Parts (--only, comma-separated; default all but v6.16):
+
+  convert  timerconv convert -j N          vs  spatch --dir TREE -j N
+           --sp-file tests/bench/forward_timer.cocci (two rules); on the
+           workload also the restored fraction: workload files whose
+           converted text equals the shipped 6.12 file, whitespace aside
+  check    timerconv check -j N            vs  git grep -n -w -E '<old
+           names>' and vs cat of every .c/.h (reading each once: the floor)
+  scan     timerconv convert --scan-only   vs  git grep -l -w -E '<names>'
+  series   timerconv series on a 50-file PATH list of whole workload units
+  v6.16    convert --target v6.16 on the shipped tree (what would move)
+
+Every command is timed --runs times (median; baseline and timerconv
+alternate) after a warm-up read of the tree.  Peak RSS is the largest
+single process (the kernel's ru_maxrss of the command and what it waited
+for) and, for the long runs, the sampled sum over the process tree.  "cpu s" is
+user + system time of the command and its children: on a machine shared
+with other work it moves less than the wall-clock seconds.
+The table goes to stdout, progress to stderr, --json writes the figures.
+Exit status 1 when a target of issue 12 is missed.
 """
 
 import argparse
+import collections
+import hashlib
 import json
 import os
-import resource
-import shutil
 import statistics
 import subprocess
 import sys
-import tarfile
 import tempfile
+import threading
 import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[2]
-TC = ROOT / "build" / "timerconv"
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from common import BENCH, ROOT, ensure_tree, git, log  # noqa: E402
+from workload import ensure_workload  # noqa: E402
+
+TC = Path(os.environ.get("TIMERCONV_BIN", ROOT / "build" / "timerconv"))
+FORWARD = BENCH / "forward_timer.cocci"
+TIME = "/usr/bin/time"
 NAMES = ("setup_timer|setup_timer_on_stack|setup_deferrable_timer|"
          "setup_deferrable_timer_on_stack|setup_pinned_timer|"
          "setup_pinned_deferrable_timer|__setup_timer|__setup_timer_on_stack|"
@@ -38,200 +57,597 @@ NAMES = ("setup_timer|setup_timer_on_stack|setup_deferrable_timer|"
          "init_timer_pinned_deferrable|init_timer_on_stack|DEFINE_TIMER|"
          "TIMER_INITIALIZER|TIMER_PINNED_INITIALIZER|"
          "TIMER_DEFERRED_INITIALIZER|__TIMER_INITIALIZER")
+PARTS = ("convert", "check", "scan", "series", "v6.16")
+DEFAULT_PARTS = ("convert", "check", "scan", "series")
+MiB = 1 << 20
 GiB = 1 << 30
+PAGE = os.sysconf("SC_PAGE_SIZE")
 
 
-def log(*a):
-    print(*a, file=sys.stderr, flush=True)
+# ------------------------------------------------------------- measuring
+
+def tree_rss(root):
+    """Summed RSS of root and all its descendants, from /proc."""
+    kids = collections.defaultdict(list)
+    rss = {}
+    for d in os.listdir("/proc"):
+        if not d.isdigit():
+            continue
+        try:
+            with open("/proc/%s/stat" % d) as f:
+                s = f.read()
+        except OSError:
+            continue
+        fields = s[s.rfind(")") + 2:].split()
+        kids[int(fields[1])].append(int(d))
+        rss[int(d)] = int(fields[21]) * PAGE
+    total, todo = 0, [root]
+    while todo:
+        p = todo.pop()
+        total += rss.get(p, 0)
+        todo += kids.get(p, [])
+    return total
 
 
-def cache_dir():
-    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
-    return Path(base) / "timerconv"
+class Run:
+    """One command: seconds, peak RSS, exit status, output."""
+
+    def __init__(self, cmd, cwd=None, env=None, stdin=None, sample=False,
+                 discard=False):
+        self.cmd = cmd
+        with tempfile.TemporaryFile() as out, \
+                tempfile.TemporaryFile() as err, \
+                tempfile.NamedTemporaryFile("r") as tm:
+            # A child forked from this process starts with its peak RSS;
+            # GNU time's child does not, so its %M is the command's own.
+            if os.access(TIME, os.X_OK):
+                cmd = [TIME, "-f", "%M %U %S", "-o", tm.name, *cmd]
+            start = time.monotonic()
+            proc = subprocess.Popen(cmd, cwd=cwd, env=env, stdin=stdin,
+                                    stdout=subprocess.DEVNULL if discard
+                                    else out, stderr=err)
+            self.tree_peak = None
+            stop = threading.Event()
+            if sample:
+                self.tree_peak = 0
+                t = threading.Thread(target=self._sample,
+                                     args=(proc.pid, stop))
+                t.start()
+            _, status, usage = os.wait4(proc.pid, 0)
+            self.secs = time.monotonic() - start
+            proc.returncode = os.waitstatus_to_exitcode(status)
+            stop.set()
+            if sample:
+                t.join()
+            self.rc = proc.returncode
+            self.maxrss = usage.ru_maxrss * 1024
+            self.cpu = usage.ru_utime + usage.ru_stime
+            last = (tm.read().strip().splitlines() or [""])[-1].split()
+            if len(last) == 3:
+                self.maxrss = int(last[0]) * 1024
+                self.cpu = float(last[1]) + float(last[2])
+            out.seek(0)
+            err.seek(0)
+            self.out = out.read().decode(errors="replace")
+            self.err = err.read().decode(errors="replace")
+
+    def _sample(self, pid, stop):
+        while not stop.wait(0.25):
+            try:
+                self.tree_peak = max(self.tree_peak, tree_rss(pid))
+            except (OSError, ValueError, IndexError):
+                pass
 
 
-def ensure_tree(version):
-    """Install linux-source-VERSION, unpack it once, commit it to git."""
-    tree = cache_dir() / ("linux-source-%s" % version)
-    if (tree / ".git").exists():
-        return tree
-    tarball = Path("/usr/src/linux-source-%s.tar.xz" % version)
-    if not tarball.exists():
-        log("bench: installing linux-source-%s" % version)
-        subprocess.run(["apt-get", "install", "-y", "-q",
-                        "linux-source-%s" % version], check=True,
-                       env=dict(os.environ,
-                                DEBIAN_FRONTEND="noninteractive"))
-    cache_dir().mkdir(parents=True, exist_ok=True)
-    if not tree.exists():
-        log("bench: unpacking %s" % tarball)
-        with tarfile.open(tarball) as tar:
-            tar.extractall(cache_dir())
-    log("bench: committing the tree to git (once)")
-    g = ["git", "-C", str(tree)]
-    subprocess.run(g + ["init", "-q"], check=True)
-    # Debian's linux-source .gitignore ignores everything at the top
-    subprocess.run(g + ["add", "-A", "-f"], check=True)
-    subprocess.run(g + ["-c", "user.name=bench", "-c",
-                        "user.email=bench@localhost", "commit", "-q", "-m",
-                        "linux-source-%s" % version], check=True)
-    return tree
-
-
-def run(cmd, cwd=None, env=None):
-    """Run cmd; return (seconds, peak RSS bytes, returncode, stdout, stderr)."""
-    start = time.monotonic()
-    proc = subprocess.Popen(cmd, cwd=cwd, env=env, stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, text=True)
-    out, err = proc.communicate()
-    secs = time.monotonic() - start
-    rss = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss * 1024
-    return secs, rss, proc.returncode, out, err
-
-
-def peak_rss(cmd, cwd=None):
-    """Peak resident memory of one run of cmd (the process alone)."""
-    proc = subprocess.Popen(cmd, cwd=cwd, stdout=subprocess.DEVNULL,
-                            stderr=subprocess.DEVNULL)
-    _, _, usage = os.wait4(proc.pid, 0)
-    return usage.ru_maxrss * 1024
-
-
-def median_pair(base, ours, runs):
-    """Alternate base and ours runs times; medians of each."""
-    b, o = [], []
-    last = {}
+def timed(label, cmds, runs, **kw):
+    """Run each of cmds runs times, alternating; median seconds each."""
+    res = {name: [] for name in cmds}
     for i in range(runs):
-        for name, cmd, acc in (("base", base, b), ("ours", ours, o)):
-            secs, _, rc, out, err = run(cmd)
-            acc.append(secs)
-            last[name] = (rc, out, err)
-    return statistics.median(b), statistics.median(o), last
+        for name, cmd in cmds.items():
+            log("bench: %s: %s (run %d/%d)" % (label, name, i + 1, runs))
+            res[name].append(Run(cmd, **kw.get(name, {})))
+    out = {}
+    for name, rs in res.items():
+        last = rs[-1]
+        log("bench: %s: %s: %.2fs, cpu %.2fs, peak %s, exit %d" % (
+            label, name, statistics.median(r.secs for r in rs),
+            statistics.median(r.cpu for r in rs), mib(last.maxrss),
+            last.rc))
+        out[name] = {
+            "seconds": round(statistics.median(r.secs for r in rs), 3),
+            "cpu": round(statistics.median(r.cpu for r in rs), 3),
+            "peak_rss": max(r.maxrss for r in rs),
+            "exit": last.rc,
+        }
+        if last.tree_peak is not None:
+            out[name]["tree_rss"] = max(r.tree_peak for r in rs)
+        out[name]["_last"] = last
+    return out
 
 
-def warm(tree):
-    subprocess.run(["git", "-C", str(tree), "grep", "-q", "-e",
-                    "warm-the-page-cache", "--", "*.c", "*.h"])
+def warm(tree, files):
+    with open(files, "rb") as f:
+        Run(["xargs", "-0", "cat"], cwd=tree, stdin=f, discard=True)
 
 
-def combined_rules(workdir):
-    """The rules as timerconv combines them, for the plain spatch run."""
-    log_dir = Path(workdir)
-    env = dict(os.environ, TIMERCONV_KEEP_TMP="1")
-    p = subprocess.run([str(TC), "convert", "-C", str(ROOT / "fixtures" /
-                                                    "seed-tree")],
-                       capture_output=True, text=True, env=env)
-    kept = [l.split("kept ", 1)[1] for l in p.stderr.splitlines()
-            if "timerconv: kept " in l]
-    src = Path(kept[0]) / "timerconv.cocci"
-    dst = log_dir / "timerconv.cocci"
-    shutil.copy(src, dst)
-    for k in kept:
-        shutil.rmtree(k, ignore_errors=True)
-    return dst
+def source_list(tree, work):
+    """Every .c and .h of the tree, NUL-separated, for the cat floor."""
+    path = Path(work) / ("%s.files" % Path(tree).name)
+    with open(path, "wb") as f:
+        subprocess.run(["git", "-C", str(tree), "ls-files", "-z", "--",
+                        "*.c", "*.h"], stdout=f, check=True)
+    return path
+
+
+# -------------------------------------------------------------- restored
+
+def apply_to_tree(tree, diff, work):
+    """The git tree of HEAD with diff applied, never touching the work
+    tree; a file whose hunks do not apply is left as it was."""
+    env = dict(os.environ, GIT_INDEX_FILE=str(Path(work) / "index"))
+    g = ["git", "-C", str(tree)]
+    subprocess.run(g + ["read-tree", "HEAD"], env=env, check=True)
+    failed = []
+    p = subprocess.run(g + ["apply", "--cached", "-"], env=env, input=diff,
+                       text=True, capture_output=True)
+    if p.returncode:
+        for part in split_diff(diff):
+            q = subprocess.run(g + ["apply", "--cached", "-"], env=env,
+                               input=part, text=True, capture_output=True)
+            if q.returncode:
+                failed.append(part_name(part))
+    tree_id = subprocess.run(g + ["write-tree"], env=env, check=True,
+                             capture_output=True, text=True).stdout.strip()
+    return tree_id, failed
+
+
+def split_diff(diff):
+    """One part per file: a part ends where a `diff --git` line or a
+    `--- `/`+++ ` pair follows a hunk."""
+    lines = diff.splitlines(keepends=True)
+    parts, cur, hunk = [], [], False
+    for i, line in enumerate(lines):
+        nxt = lines[i + 1] if i + 1 < len(lines) else ""
+        if cur and hunk and (line.startswith("diff --git ") or
+                             (line.startswith("--- ") and
+                              nxt.startswith("+++ "))):
+            parts.append("".join(cur))
+            cur, hunk = [], False
+        cur.append(line)
+        hunk = hunk or line.startswith("@@")
+    if cur:
+        parts.append("".join(cur))
+    return parts
+
+
+def part_name(part):
+    for line in part.splitlines():
+        if line.startswith("+++ "):
+            return line[4:].strip().split("\t")[0].removeprefix("b/")
+    return "?"
+
+
+def blobs(tree, specs):
+    """Contents of rev:path specs (None when missing), one cat-file."""
+    p = subprocess.run(["git", "-C", str(tree), "cat-file", "--batch"],
+                       input="".join(s + "\n" for s in specs).encode(),
+                       capture_output=True, check=True)
+    out, pos, res = p.stdout, 0, []
+    for _ in specs:
+        nl = out.index(b"\n", pos)
+        head = out[pos:nl].split()
+        pos = nl + 1
+        if head[-1] == b"missing":
+            res.append(None)
+            continue
+        size = int(head[2])
+        res.append(out[pos:pos + size].decode(errors="replace"))
+        pos += size + 1
+    return res
+
+
+def restored(tree, diff, work):
+    files = git(tree, "diff", "--name-only", "HEAD~1", "HEAD").split()
+    tree_id, failed = apply_to_tree(tree, diff, work)
+    touched = set(git(tree, "diff", "--name-only", "HEAD", tree_id).split())
+    shipped = blobs(tree, ["HEAD~1:" + f for f in files])
+    ours = blobs(tree, ["%s:%s" % (tree_id, f) for f in files])
+    same, differs, untouched = [], [], []
+    for f, a, b in zip(files, shipped, ours):
+        if f not in touched:
+            untouched.append(f)
+        elif a is not None and b is not None and a.split() == b.split():
+            same.append(f)
+        else:
+            differs.append(f)
+    return {
+        "files": len(files), "restored": len(same),
+        "fraction": round(len(same) / len(files), 4) if files else None,
+        "changed_but_differs": len(differs),
+        "left_untouched": len(untouched),
+        "changed_outside_workload": len(touched - set(files)),
+        "diff_failed_to_apply": failed,
+        "examples_differs": differs[:10],
+        "examples_untouched": untouched[:10],
+    }
+
+
+def refusals(report):
+    reasons = collections.Counter()
+    for s in report.get("sites", []):
+        if s.get("outcome") != "converted":
+            reasons[s.get("reason") or s.get("outcome")] += 1
+    return dict(reasons.most_common(15))
+
+
+# ------------------------------------------------------------- the parts
+
+def part_convert(tree, n, runs, work, args, workload):
+    report = Path(work) / ("%s-report.json" % tree.name)
+    cmds = {"timerconv": [str(TC), "convert", "-j", str(n), "-C", str(tree),
+                          "--report", str(report)]}
+    if not args.skip_spatch:
+        cmds["spatch"] = ["spatch", "--very-quiet", "--no-includes",
+                          "--include-headers", "--sp-file", str(FORWARD),
+                          "--dir", str(tree), "-j", str(n),
+                          "--tmp-dir", str(Path(work) / "sp")]
+    if args.skip_convert and workload:
+        del cmds["timerconv"]
+    if not cmds:
+        return None
+    r = timed("convert (%s)" % tree.name, cmds, runs,
+                      timerconv={"sample": True}, spatch={"sample": True})
+    if "timerconv" in r:
+        last = r["timerconv"]["_last"]
+        rep = json.loads(report.read_text()) if report.exists() else {}
+        r["timerconv"]["summary"] = rep.get("summary")
+        r["timerconv"]["refusals"] = refusals(rep)
+        r["timerconv"]["diff_bytes"] = len(last.out)
+        r["timerconv"]["stderr_tail"] = last.err.strip().splitlines()[-3:]
+        if workload:
+            log("bench: measuring the restored fraction")
+            r["restored"] = restored(tree, last.out, work)
+    if "spatch" in r:
+        r["spatch"]["diff_bytes"] = len(r["spatch"]["_last"].out)
+    return r
+
+
+def part_check(tree, n, runs, work, files):
+    r = timed("check (%s)" % tree.name, {
+        "git_grep": ["git", "-C", str(tree), "grep", "-n", "-w", "-E",
+                     NAMES],
+        "cat": ["xargs", "-0", "-a", str(files), "cat"],
+        "timerconv": [str(TC), "check", "-j", str(n), "-C", str(tree),
+                      "--format", "json"]}, runs,
+        cat={"cwd": str(tree), "discard": True})
+    try:
+        r["timerconv"]["findings"] = len(json.loads(
+            r["timerconv"]["_last"].out))
+    except ValueError:
+        r["timerconv"]["findings"] = None
+    r["git_grep"]["lines"] = r["git_grep"]["_last"].out.count("\n")
+    return r
+
+
+def part_scan(tree, n, runs):
+    r = timed("scan (%s)" % tree.name, {
+        "git_grep": ["git", "-C", str(tree), "grep", "-l", "-w", "-E",
+                     NAMES],
+        "timerconv": [str(TC), "convert", "--scan-only", "-j", str(n), "-C",
+                      str(tree)]}, runs)
+    r["timerconv"]["candidates"] = len(r["timerconv"]["_last"].out.split())
+    r["git_grep"]["files"] = len(r["git_grep"]["_last"].out.split())
+    return r
+
+
+def series_paths(manifest, count):
+    """count files made of whole workload units, spread over the tree."""
+    units = sorted(manifest["reversed"], key=lambda u: hashlib.sha1(
+        ("%s:%s" % (u["file"], u["callback"])).encode()).hexdigest())
+    chosen = set()
+    for u in units:
+        fs = set(u["files"])
+        if len(chosen | fs) <= count:
+            chosen |= fs
+        if len(chosen) == count:
+            break
+    return sorted(chosen)
+
+
+def part_series(tree, n, runs, work, paths):
+    out = Path(work) / ("series-%s" % tree.name)
+    times = []
+    for i in range(runs):
+        log("bench: series (%s): %d paths (run %d/%d)" %
+            (tree.name, len(paths), i + 1, runs))
+        subprocess.run(["rm", "-rf", str(out)])
+        times.append(Run([str(TC), "series", "-j", str(n), "-C", str(tree),
+                          "--out", str(out), *paths], sample=True))
+    last = times[-1]
+    log("bench: series (%s): %.2fs, exit %d" % (tree.name, last.secs,
+                                                last.rc))
+    patches = sorted(p.name for p in out.glob("*.patch")) \
+        if out.exists() else []
+    return {"timerconv": {
+        "seconds": round(statistics.median(r.secs for r in times), 3),
+        "cpu": round(statistics.median(r.cpu for r in times), 3),
+        "peak_rss": max(r.maxrss for r in times),
+        "tree_rss": max(r.tree_peak for r in times),
+        "exit": last.rc, "patches": len(patches),
+        "stderr_tail": last.err.strip().splitlines()[-3:],
+        "_last": last}}
+
+
+def part_v616(tree, n, work):
+    rep = Path(work) / "r16.json"
+    log("bench: v6.16 (%s)" % tree.name)
+    r = Run([str(TC), "convert", "-j", str(n), "-C", str(tree), "--target",
+             "v6.16", "--report", str(rep)], sample=True)
+    s = json.loads(rep.read_text())["summary"] if rep.exists() else {}
+    return {"timerconv": {"seconds": round(r.secs, 3), "cpu": round(r.cpu, 3),
+                          "peak_rss": r.maxrss,
+                          "tree_rss": r.tree_peak, "exit": r.rc,
+                          "summary": s, "diff_lines": r.out.count("\n")}}
+
+
+# ---------------------------------------------------------------- report
+
+def mib(b):
+    if b is None:
+        return "-"
+    return "%.0f MiB" % (b / MiB)
+
+
+def rss(m):
+    s = mib(m.get("peak_rss"))
+    if m.get("tree_rss"):
+        s += " (tree %s)" % mib(m["tree_rss"])
+    return s
+
+
+def ratio(a, b):
+    if not a or not b:
+        return None
+    return a["seconds"] / b["seconds"] if b["seconds"] else None
+
+
+def fmt_ratio(r, what):
+    return "%.2fx %s" % (r, what) if r is not None else ""
+
+
+def table(res, before):
+    rows = []
+
+    def row(tree, part, cmd, m, rat="", note=""):
+        b = before.get(tree, {}).get(part, {}).get(cmd, {}) \
+            .get("seconds") if before else None
+        rows.append((tree, part, cmd, "%.2f" % m["seconds"],
+                     "%.2f" % m["cpu"],
+                     "%.2f" % b if b is not None else "", rat, rss(m),
+                     note))
+
+    for tree in ("workload", "no-op"):
+        t = res.get(tree)
+        if not t:
+            continue
+        c = t.get("convert")
+        if c:
+            if "timerconv" in c:
+                m = c["timerconv"]
+                s = m.get("summary") or {}
+                note = "exit %d; %s sites, %s converted, %s refused; " \
+                       "%s files changed" % (
+                           m["exit"], s.get("sites"), s.get("converted"),
+                           s.get("refused"), s.get("files_changed"))
+                row(tree, "convert", "timerconv", m,
+                    fmt_ratio(ratio(m, c.get("spatch")), "spatch"), note)
+            if "spatch" in c:
+                row(tree, "convert", "spatch", c["spatch"], "",
+                    "forward_timer.cocci, --dir, %d-byte diff" %
+                    c["spatch"]["diff_bytes"])
+        k = t.get("check")
+        if k:
+            m = k["timerconv"]
+            row(tree, "check", "timerconv", m, "%s, %s" % (
+                fmt_ratio(ratio(m, k["git_grep"]), "grep"),
+                fmt_ratio(ratio(m, k["cat"]), "cat")),
+                "exit %d, %s findings" % (m["exit"], m["findings"]))
+            row(tree, "check", "git_grep", k["git_grep"], "",
+                "-n -w -E, %d lines" % k["git_grep"]["lines"])
+            row(tree, "check", "cat", k["cat"], "", "every .c/.h once")
+        sc = t.get("scan")
+        if sc:
+            m = sc["timerconv"]
+            row(tree, "scan", "timerconv", m,
+                fmt_ratio(ratio(m, sc["git_grep"]), "grep"),
+                "%d candidates" % m["candidates"])
+            row(tree, "scan", "git_grep", sc["git_grep"], "",
+                "-l -w -E, %d files" % sc["git_grep"]["files"])
+        se = t.get("series")
+        if se:
+            m = se["timerconv"]
+            row(tree, "series", "timerconv", m, "",
+                "exit %d, %d patches, %d paths" % (
+                    m["exit"], m["patches"], len(res["series_paths"])))
+        v = t.get("v6.16")
+        if v:
+            m = v["timerconv"]
+            s = m["summary"]
+            row(tree, "v6.16", "timerconv", m, "",
+                "%s sites, %s would move" % (s.get("sites"),
+                                             s.get("converted")))
+    head = ("tree", "part", "command", "seconds", "cpu s", "before",
+            "ratio", "peak RSS", "")
+    k = len(head) - 1
+    widths = [max(len(r[i]) for r in rows + [head]) for i in range(k)]
+    lines = []
+    for r in [head] + rows:
+        lines.append("  ".join(r[i].ljust(widths[i]) for i in range(k)) +
+                     "  " + r[k])
+    return "\n".join(l.rstrip() for l in lines)
+
+
+def targets(res):
+    """Issue 12's targets: (what, figure, met)."""
+    out = []
+    w = res.get("workload", {})
+    c = w.get("convert") or {}
+    if "timerconv" in c and "spatch" in c:
+        r = ratio(c["timerconv"], c["spatch"])
+        out.append(("convert <= 1.0x plain spatch (workload)",
+                    "%.2fx" % r, r <= 1.0))
+    if "timerconv" in c:
+        peak = c["timerconv"].get("tree_rss") or c["timerconv"]["peak_rss"]
+        out.append(("convert peak RSS < 1 GiB (workload, process tree)",
+                    mib(peak), peak < GiB))
+    k = w.get("check")
+    if k:
+        r = ratio(k["timerconv"], k["git_grep"])
+        out.append(("check <= 0.5x git grep (workload)", "%.2fx" % r,
+                    r <= 0.5))
+        r = ratio(k["timerconv"], k["cat"])
+        out.append(("check <= 1.5x cat floor (workload)", "%.2fx" % r,
+                    r <= 1.5))
+    n = res.get("no-op", {})
+    nc = (n.get("convert") or {}).get("timerconv")
+    if nc:
+        out.append(("no-op convert changes nothing, no error",
+                    "exit %d, %d diff bytes" % (nc["exit"],
+                                                nc["diff_bytes"]),
+                    nc["exit"] == 0 and nc["diff_bytes"] == 0 and
+                    not any("spatch failed" in r or "timed out" in r
+                            for r in nc.get("refusals", {}))))
+        b = res.get("_before_noop_convert")
+        if b:
+            out.append(("no-op convert no slower than before",
+                        "%.2fs vs %.2fs" % (nc["seconds"], b),
+                        nc["seconds"] <= b * 1.1))
+    nk = n.get("check")
+    if nk:
+        out.append(("no-op check finds nothing",
+                    "exit %d, %s findings" % (nk["timerconv"]["exit"],
+                                              nk["timerconv"]["findings"]),
+                    nk["timerconv"]["exit"] == 0 and
+                    not nk["timerconv"]["findings"]))
+    return out
+
+
+def strip(o):
+    if isinstance(o, dict):
+        return {k: strip(v) for k, v in o.items() if not k.startswith("_")}
+    if isinstance(o, list):
+        return [strip(v) for v in o]
+    return o
 
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__,
                                  formatter_class=argparse.RawTextHelpFormatter)
     ap.add_argument("--version", default="6.12")
-    ap.add_argument("--runs", type=int, default=3)
-    ap.add_argument("--jobs", type=int, default=os.cpu_count())
+    ap.add_argument("--runs", type=int, default=1)
+    ap.add_argument("--jobs", type=int, default=2)
+    ap.add_argument("--only", default=",".join(DEFAULT_PARTS),
+                    help="parts to run, of: %s" % ", ".join(PARTS))
+    ap.add_argument("--trees", default="workload,no-op",
+                    help="workload, no-op or both (default)")
+    ap.add_argument("--skip-convert", action="store_true",
+                    help="skip timerconv convert on the workload (the slow "
+                    "one); the baselines still run")
     ap.add_argument("--skip-spatch", action="store_true",
-                    help="skip the (slow) plain spatch --dir baseline")
-    ap.add_argument("--json", help="also write the results to this file")
+                    help="skip the plain spatch --dir baseline")
+    ap.add_argument("--series-files", type=int, default=50)
+    ap.add_argument("--rebuild-workload", action="store_true")
+    ap.add_argument("--before", default=str(BENCH / "before.json"),
+                    help="figures to show in the before column")
+    ap.add_argument("--json", help="write the figures to this file")
     args = ap.parse_args()
-
-    tree = ensure_tree(args.version)
+    parts = [p for p in args.only.split(",") if p]
+    bad = set(parts) - set(PARTS)
+    trees = [t for t in args.trees.split(",") if t]
+    if bad or set(trees) - {"workload", "no-op"}:
+        ap.error("unknown part or tree: %s" %
+                 ", ".join(sorted(bad | (set(trees) -
+                                         {"workload", "no-op"}))))
     n = args.jobs
-    log("bench: tree %s, %d jobs, %d runs each" % (tree, n, args.runs))
-    warm(tree)
-    res = {"tree": str(tree), "jobs": n, "runs": args.runs}
-    ok = True
 
-    # (a) candidate scan vs git grep -l
-    gb, go, last = median_pair(
-        ["git", "-C", str(tree), "grep", "-l", "-w", "-E", NAMES],
-        [str(TC), "convert", "--scan-only", "-j", str(n), "-C", str(tree)],
-        args.runs)
-    res["scan"] = {"git_grep_l": gb, "timerconv": go, "ratio": go / gb,
-                   "candidates": len(last["ours"][1].split())}
-    log("scan:    git grep -l %.2fs  timerconv --scan-only %.2fs  ratio %.2f"
-        "  (%d candidates)" % (gb, go, go / gb, res["scan"]["candidates"]))
-    ok &= go / gb <= 1.5
+    shipped = ensure_tree(args.version)
+    wl, manifest = ensure_workload(args.version, n, args.rebuild_workload)
+    if git(wl, "status", "--porcelain", "--untracked-files=no").strip():
+        raise SystemExit("bench: %s has local changes; "
+                         "git -C %s checkout -f HEAD" % (wl, wl))
+    res = {"version": args.version, "jobs": n, "runs": args.runs,
+           "binary": str(TC), "parts": parts,
+           "workload": {}, "no-op": {},
+           "workload_tree": str(wl), "noop_tree": str(shipped),
+           "workload_manifest": {k: manifest[k] for k in (
+               "files_changed", "units", "cross_file_units", "sites",
+               "build_seconds")}}
+    paths = series_paths(manifest, args.series_files)
+    res["series_paths"] = paths
+    before = {}
+    if args.before and Path(args.before).exists():
+        before = json.loads(Path(args.before).read_text())
+        b = before.get("no-op", {}).get("convert", {}).get("timerconv")
+        if b:
+            res["_before_noop_convert"] = b["seconds"]
 
-    # check vs git grep -n
-    gb, go, last = median_pair(
-        ["git", "-C", str(tree), "grep", "-n", "-w", "-E", NAMES],
-        [str(TC), "check", "-j", str(n), "-C", str(tree), "--format",
-         "json"], args.runs)
-    findings = json.loads(last["ours"][1])
-    res["check"] = {"git_grep_n": gb, "timerconv": go, "ratio": go / gb,
-                    "findings": len(findings),
-                    "exit": last["ours"][0]}
-    log("check:   git grep -n %.2fs  timerconv check %.2fs  ratio %.2f"
-        "  (%d findings, exit %d)" % (gb, go, go / gb, len(findings),
-                                      last["ours"][0]))
-    ok &= go / gb <= 1.5 and not findings and last["ours"][0] == 0
+    with tempfile.TemporaryDirectory(prefix="timerconv-bench-") as work:
+        for name, tree in (("workload", wl), ("no-op", shipped)):
+            if name not in trees:
+                continue
+            files = source_list(tree, work)
+            log("bench: %s: %s, warming the page cache" % (name, tree))
+            warm(tree, files)
+            t = res[name]
+            if "scan" in parts:
+                t["scan"] = part_scan(tree, n, args.runs)
+            if "check" in parts:
+                t["check"] = part_check(tree, n, args.runs, work, files)
+            if "series" in parts:
+                t["series"] = part_series(tree, n, args.runs, work, paths)
+            if "convert" in parts:
+                t["convert"] = part_convert(tree, n, args.runs, work, args,
+                                            name == "workload")
+            if "v6.16" in parts and name == "no-op":
+                t["v6.16"] = part_v616(tree, n, work)
 
-    # (b) whole convert vs plain spatch --dir
-    with tempfile.TemporaryDirectory() as work:
-        report = Path(work) / "report.json"
-        ours = [str(TC), "convert", "-j", str(n), "-C", str(tree),
-                "--report", str(report)]
-        times = []
-        for _ in range(args.runs):
-            secs, _, rc, out, err = run(ours)
-            times.append(secs)
-        conv = statistics.median(times)
-        r = json.load(open(report))
-        res["convert"] = {"timerconv": conv, "diff_bytes": len(out),
-                          "exit": rc, "summary": r["summary"]}
-        ok &= rc == 0 and out == ""
-        errors = [s for s in r["sites"] if s["reason"] and
-                  ("spatch failed" in s["reason"] or
-                   "timed out" in s["reason"])]
-        ok &= not errors
-        res["convert"]["peak_rss"] = peak_rss(ours)
-        ok &= res["convert"]["peak_rss"] < 2 * GiB
-        log("convert: timerconv %.2fs, diff %d bytes, exit %d, %d sites, "
-            "peak %.0f MiB" % (conv, len(out), rc, r["summary"]["sites"],
-                               res["convert"]["peak_rss"] / (1 << 20)))
-        if not args.skip_spatch:
-            rules = combined_rules(work)
-            env = dict(os.environ, TIMERCONV_COCCI_DIR=str(ROOT / "cocci"),
-                       TIMERCONV_PLAN=str(Path(work) / "empty.json"))
-            (Path(work) / "empty.json").write_text("{}")
-            plain = ["spatch", "--very-quiet", "--no-includes",
-                     "--include-headers", "-D", "patch", "--sp-file",
-                     str(rules), "--dir", str(tree), "-j", str(n),
-                     "--tmp-dir", work]
-            secs, _, rc, out, err = run(plain, env=env)
-            res["convert"]["plain_spatch"] = secs
-            res["convert"]["ratio"] = conv / secs
-            log("convert: plain spatch --dir %.2fs  ratio %.3f" %
-                (secs, conv / secs))
-            ok &= conv / secs <= 1.0
-
-        # issue 7: what --target v6.16 would move on this tree
-        report16 = Path(work) / "r16.json"
-        secs, _, rc, out, err = run([str(TC), "convert", "-j", str(n), "-C",
-                                     str(tree), "--target", "v6.16",
-                                     "--report", str(report16)])
-        r16 = json.load(open(report16))["summary"]
-        res["v6.16"] = {"seconds": secs, "summary": r16,
-                        "diff_lines": out.count("\n")}
-        log("v6.16:   %.1fs, %d sites: %d would move, %d left alone; %d "
-            "files" % (secs, r16["sites"], r16["converted"], r16["refused"],
-                       r16["files_changed"]))
-
-    res["ok"] = bool(ok)
+    m = manifest
+    print("timerconv bench: linux-source-%s, %d jobs, %d run(s) each "
+          "(median), %s" % (args.version, n, args.runs, TC))
+    print("workload: %s\n  %d files changed, %d units (%d cross-file); "
+          "sites: %s" % (wl, m["files_changed"], m["units"],
+                         m["cross_file_units"],
+                         ", ".join("%s %d" % kv for kv in
+                                   m["sites"].items())))
+    print("no-op:    %s (6.12 as shipped)" % shipped)
+    if "series" in parts:
+        print("series:   a PATH list of %d files (whole workload units, "
+              "first: %s)" % (len(paths), paths[0] if paths else "-"))
+    print()
+    print(table(res, before))
+    r = (res["workload"].get("convert") or {}).get("restored")
+    if r:
+        print("\nrestored: %d of %d workload files equal 6.12 as shipped "
+              "(whitespace aside): %.1f%%; %d changed but differ, %d left "
+              "untouched, %d changed outside the workload" % (
+                  r["restored"], r["files"], 100 * r["fraction"],
+                  r["changed_but_differs"], r["left_untouched"],
+                  r["changed_outside_workload"]))
+    c = (res["workload"].get("convert") or {}).get("timerconv")
+    if c and c.get("refusals"):
+        print("\nworkload: sites convert left alone, by reason:")
+        for why, k in c["refusals"].items():
+            print("  %5d  %s" % (k, why))
+    tg = targets(res)
+    if tg:
+        print("\ntargets (issue 12):")
+        for what, fig, met in tg:
+            print("  %-4s %-52s %s" % ("ok" if met else "MISS", what, fig))
+    res["targets"] = [{"what": w, "figure": f, "met": bool(ok)}
+                      for w, f, ok in tg]
     if args.json:
-        with open(args.json, "w") as f:
-            json.dump(res, f, indent=2)
-    print(json.dumps(res, indent=2))
-    log("bench: %s" % ("all targets met" if ok else "a target was MISSED"))
-    return 0 if ok else 1
+        Path(args.json).write_text(json.dumps(strip(res), indent=1) + "\n")
+    return 0 if all(ok for _, _, ok in tg) else 1
 
 
 if __name__ == "__main__":
