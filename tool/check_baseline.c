@@ -49,18 +49,17 @@ bool baseline_write(const char *path, GPtrArray *findings, GError **error)
 }
 
 /* fingerprint -> how many findings with it the baseline accepts */
-GHashTable *baseline_read(const char *path, GError **error)
+static GHashTable *baseline_from(JsonParser *parser, const char *name,
+				 GError **error)
 {
-	JsonParser *parser = json_parser_new();
-	GHashTable *fps = NULL;
+	JsonNode *root = json_parser_get_root(parser);
+	GHashTable *fps;
 	JsonObject *obj;
 	JsonArray *arr;
 
-	if (!json_parser_load_from_file(parser, path, error))
-		goto out;
-	if (!JSON_NODE_HOLDS_OBJECT(json_parser_get_root(parser)))
+	if (!JSON_NODE_HOLDS_OBJECT(root))
 		goto bad;
-	obj = json_node_get_object(json_parser_get_root(parser));
+	obj = json_node_get_object(root);
 	if (!json_object_has_member(obj, "findings"))
 		goto bad;
 	arr = json_object_get_array_member(obj, "findings");
@@ -78,12 +77,34 @@ GHashTable *baseline_read(const char *path, GError **error)
 		n = GPOINTER_TO_UINT(g_hash_table_lookup(fps, fp));
 		g_hash_table_insert(fps, g_strdup(fp), GUINT_TO_POINTER(n + 1));
 	}
-	goto out;
+	return fps;
 bad:
 	g_set_error(error, G_FILE_ERROR, G_FILE_ERROR_INVAL,
 		    "%s: not a timerconv baseline (no \"findings\" array)",
-		    path);
-out:
+		    name);
+	return NULL;
+}
+
+GHashTable *baseline_read(const char *path, GError **error)
+{
+	JsonParser *parser = json_parser_new();
+	GHashTable *fps = NULL;
+
+	if (json_parser_load_from_file(parser, path, error))
+		fps = baseline_from(parser, path, error);
+	g_object_unref(parser);
+	return fps;
+}
+
+/* The same for a baseline's text (len -1: NUL-terminated). */
+GHashTable *baseline_parse(const char *name, const char *text, gssize len,
+			   GError **error)
+{
+	JsonParser *parser = json_parser_new();
+	GHashTable *fps = NULL;
+
+	if (json_parser_load_from_data(parser, text, len, error))
+		fps = baseline_from(parser, name, error);
 	g_object_unref(parser);
 	return fps;
 }
