@@ -308,7 +308,10 @@ struct token *lex_all(const char *buf, size_t len, size_t *ntok)
 		g_array_append_val(arr, tok);
 	} while (tok.kind != TOK_EOF);
 	*ntok = arr->len;
-	return (struct token *)g_array_free(arr, FALSE);
+	/* No spare capacity: a read past the EOF token is then caught by
+	 * AddressSanitizer instead of reading stale tokens. */
+	return g_realloc(g_array_free(arr, FALSE),
+			 *ntok * sizeof(struct token));
 }
 
 size_t tok_match_close(const struct token *tokens, size_t ntok, size_t i)
