@@ -11,14 +11,20 @@
 
 #define MARK "TIMERCONV "
 
-static char *str(JsonObject *o, const char *key)
+/* The string at key, or NULL when it is missing or not a string. */
+static const char *str_ref(JsonObject *o, const char *key)
 {
 	JsonNode *n = json_object_get_member(o, key);
 
-	if (!n || JSON_NODE_HOLDS_NULL(n) ||
+	if (!n || !JSON_NODE_HOLDS_VALUE(n) ||
 	    json_node_get_value_type(n) != G_TYPE_STRING)
 		return NULL;
-	return g_strdup(json_node_get_string(n));
+	return json_node_get_string(n);
+}
+
+static char *str(JsonObject *o, const char *key)
+{
+	return g_strdup(str_ref(o, key));
 }
 
 static unsigned int num(JsonObject *o, const char *key)
@@ -167,10 +173,11 @@ static void add_init_pair(struct file_facts *ff, JsonObject *o)
 static void add_record(struct file_facts *ff, JsonObject *o,
 		       GPtrArray *pairs)
 {
-	const char *kind = json_object_get_string_member_with_default(o,
-							"kind", "");
+	const char *kind = str_ref(o, "kind");
 
 	ff->records++;
+	if (!kind)
+		return;
 	if (!strcmp(kind, "setup")) {
 		add_setup(ff, o, FS_SETUP);
 	} else if (!strcmp(kind, "init")) {
