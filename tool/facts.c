@@ -27,6 +27,14 @@ static char *str(JsonObject *o, const char *key)
 	return g_strdup(str_ref(o, key));
 }
 
+/* The object at key, or NULL when it is missing or not an object. */
+static JsonObject *obj_ref(JsonObject *o, const char *key)
+{
+	JsonNode *n = json_object_get_member(o, key);
+
+	return n && JSON_NODE_HOLDS_OBJECT(n) ? json_node_get_object(n) : NULL;
+}
+
 static unsigned int num(JsonObject *o, const char *key)
 {
 	JsonNode *n = json_object_get_member(o, key);
@@ -199,7 +207,7 @@ static void add_record(struct file_facts *ff, JsonObject *o,
 		g_ptr_array_add(ff->assigns, a);
 	} else if (!strcmp(kind, "callback")) {
 		struct f_callback *c = g_new0(struct f_callback, 1);
-		JsonObject *ext = json_object_get_object_member(o, "extent");
+		JsonObject *ext = obj_ref(o, "extent");
 
 		c->name = str(o, "name");
 		c->param = str(o, "param");
