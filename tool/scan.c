@@ -193,10 +193,10 @@ static void timer_declarators(struct scanner *sc, size_t i)
 			return;
 		add_timer_name(sc, &t[j]);
 		j++;
-		while (j < sc->n && tok_punct(&t[j], '[')) {
+		/* an unclosed [ runs to the EOF token: j is then sc->n */
+		while (j < sc->n && tok_punct(&t[j], '['))
 			j = tok_match_close(t, sc->n, j) + 1;
-		}
-		if (!tok_punct(&t[j], ','))
+		if (j >= sc->n || !tok_punct(&t[j], ','))
 			return;
 		j++;
 	}
