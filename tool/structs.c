@@ -430,7 +430,8 @@ static void file_parse(struct sparser *sp)
 
 			while (k < sp->n && tok_punct(&t[k], '*'))
 				k++;
-			if (k == j && t[k].kind == TOK_IDENT &&
+			/* an unclosed body ends past the EOF token */
+			if (k == j && k < sp->n && t[k].kind == TOK_IDENT &&
 			    (tok_punct(&t[k + 1], ';') ||
 			     tok_punct(&t[k + 1], ','))) {
 				g_ptr_array_add(sp->typedefs,
