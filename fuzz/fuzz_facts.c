@@ -6,12 +6,31 @@
 #include "fuzz.h"
 #include "../tool/facts.h"
 
+/* A record line json-glib would leak on (see fuzz_json_trailing()). */
+static bool json_glib_leaks(const char *text)
+{
+	for (const char *line = text; line && *line;) {
+		const char *end = strchr(line, '\n');
+		size_t len = end ? (size_t)(end - line) : strlen(line);
+
+		if (len > 10 && !strncmp(line, "TIMERCONV ", 10) &&
+		    fuzz_json_trailing(line + 10, len - 10))
+			return true;
+		line = end ? end + 1 : NULL;
+	}
+	return false;
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	char *text = fuzz_strdup(data, size);
 	struct file_facts *ff;
 
 	fuzz_init();
+	if (json_glib_leaks(text)) {
+		g_free(text);
+		return 0;
+	}
 	ff = facts_parse(text);
 	FUZZ_ASSERT(ff);
 	for (guint i = 0; i < ff->setups->len; i++) {

@@ -9,7 +9,7 @@
 #include "../tool/lexer.h"
 #include "../tool/structs.h"
 
-#define MAX_NAMES 48
+#define MAX_NAMES 24
 
 static GPtrArray *identifiers(const char *buf, size_t size)
 {

@@ -236,6 +236,8 @@ def run_fuzzer(target, seconds, seeds):
         print("fuzz: %s FAILED (exit %d)%s" % (
             target, proc.returncode,
             ": input in " + crash[-1] if crash else ""))
+        print("fuzz: replay it with ASAN_OPTIONS=fast_unwind_on_malloc=0 "
+              "for whole leak stacks")
     return proc.returncode == 0, stats
 
 
