@@ -451,6 +451,9 @@ static void ulong_function(struct scanner *sc, size_t i)
 		if (tok_punct(&t[j], '('))
 			j = tok_match_close(t, sc->n, j) + 1;
 	}
+	/* an unclosed attribute ( runs past the EOF token */
+	if (j >= sc->n)
+		return;
 	if (tok_punct(&t[j], '{'))
 		f.is_def = true;
 	else if (!tok_punct(&t[j], ';'))
