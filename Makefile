@@ -64,7 +64,7 @@ $(BUILD):
 # built with coverage and the sanitizers (all but main.c).
 FUZZ_CC      ?= clang
 FUZZ_SECONDS ?= 60
-FUZZ_MUTANTS ?= 2000
+FUZZ_MUTANTS ?= 300
 FUZZ_BUILD   := build-fuzz
 FUZZ_SAN     := -fsanitize=address,undefined -fno-sanitize-recover=all \
 		-fno-omit-frame-pointer
