@@ -98,6 +98,27 @@ static inline bool fuzz_json_trailing(const char *p, size_t len)
 	return i < len;
 }
 
+/*
+ * json-glib 1.6 also leaks its string buffer when the escape of a high
+ * surrogate (u+D800 to u+DBFF) is followed by an escape that is not a low
+ * surrogate.  Conservative again: any high surrogate escape counts.
+ */
+static inline bool fuzz_json_surrogate(const char *p, size_t len)
+{
+	for (size_t i = 0; i + 3 < len; i++)
+		if (p[i] == '\\' && p[i + 1] == 'u' &&
+		    (p[i + 2] == 'd' || p[i + 2] == 'D') &&
+		    strchr("89abAB", p[i + 3]) && p[i + 3])
+			return true;
+	return false;
+}
+
+/* A text json-glib 1.6 leaks on: the JSON targets skip it. */
+static inline bool fuzz_json_glib_leaks(const char *p, size_t len)
+{
+	return fuzz_json_trailing(p, len) || fuzz_json_surrogate(p, len);
+}
+
 /* An invariant of the code under test; abort() makes it a finding. */
 #define FUZZ_ASSERT(cond)						\
 	do {								\

@@ -12,7 +12,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	GHashTable *fps;
 
 	fuzz_init();
-	if (fuzz_json_trailing((const char *)data, size))
+	if (fuzz_json_glib_leaks((const char *)data, size))
 		return 0;
 	fps = baseline_parse("fuzz.json", (const char *)data, (gssize)size,
 			     &error);

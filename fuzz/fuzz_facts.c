@@ -6,7 +6,7 @@
 #include "fuzz.h"
 #include "../tool/facts.h"
 
-/* A record line json-glib would leak on (see fuzz_json_trailing()). */
+/* A record line json-glib would leak on (see fuzz.h). */
 static bool json_glib_leaks(const char *text)
 {
 	for (const char *line = text; line && *line;) {
@@ -14,7 +14,7 @@ static bool json_glib_leaks(const char *text)
 		size_t len = end ? (size_t)(end - line) : strlen(line);
 
 		if (len > 10 && !strncmp(line, "TIMERCONV ", 10) &&
-		    fuzz_json_trailing(line + 10, len - 10))
+		    fuzz_json_glib_leaks(line + 10, len - 10))
 			return true;
 		line = end ? end + 1 : NULL;
 	}
