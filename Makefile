@@ -5,6 +5,9 @@
 #   make demo       install what is missing, build, run on the sample tree
 #   make test       install what is missing, build, run the test suite
 #                   on the sanitized binary, then the fuzz regressions
+#   make fuzz       run every fuzz target for FUZZ_SECONDS (default 60)
+#                   and the long whole-program mutation test
+#   make fuzz-ci    every fuzz regression input, then each target ~20 s
 #   make bench      benchmark on linux-source-6.12 (downloads the package,
 #                   builds the old-API workload once; BENCH_ARGS="--only
 #                   check --runs 3" passes options to tests/bench/bench.py)
@@ -20,7 +23,7 @@ PKGS     := glib-2.0 gio-2.0 json-glib-1.0
 
 # Debian packages the build, the tests and the demo need.
 DEB_PKGS := coccinelle python3-pytest libglib2.0-dev libjson-glib-dev \
-	    pkg-config gcc make git diffutils
+	    pkg-config gcc make git diffutils clang libclang-rt-14-dev
 
 CFLAGS   ?= -O2 -g
 WARN     := -Wall -Wextra -Wno-unused-parameter -Wno-missing-field-initializers \
@@ -45,7 +48,7 @@ SRCS := $(sort $(wildcard tool/*.c))
 OBJS := $(SRCS:tool/%.c=$(BUILD)/%.o)
 DEPS := $(OBJS:.o=.d)
 
-.PHONY: all demo test bench corpus install deps clean
+.PHONY: all demo test bench corpus install deps clean fuzz fuzz-ci fuzz-build
 
 all: $(BUILD)/timerconv
 
@@ -59,6 +62,57 @@ $(BUILD):
 	mkdir -p $@
 
 -include $(DEPS)
+
+# libFuzzer targets (fuzz/fuzz_*.c), linked against the tool's objects
+# built with coverage and the sanitizers (all but main.c).
+FUZZ_CC      ?= clang
+FUZZ_SECONDS ?= 60
+FUZZ_MUTANTS ?= 300
+FUZZ_BUILD   := build-fuzz
+FUZZ_SAN     := -fsanitize=address,undefined -fno-sanitize-recover=all \
+		-fno-omit-frame-pointer
+FUZZ_CFLAGS   = -std=c11 -D_GNU_SOURCE $(WARN) -O1 -g $(FUZZ_SAN) \
+		-DTIMERCONV_DATADIR='"$(DATADIR)"' \
+		$(shell pkg-config --cflags $(PKGS) 2>/dev/null)
+FUZZ_TARGETS := lexer scan structs ppcond facts maintainers baseline diff
+FUZZ_OBJS    := $(patsubst tool/%.c,$(FUZZ_BUILD)/%.o, \
+			  $(filter-out tool/main.c,$(SRCS)))
+FUZZ_LIB     := $(FUZZ_BUILD)/libtimerconv.a
+FUZZ_BINS    := $(FUZZ_TARGETS:%=$(FUZZ_BUILD)/fuzz_%)
+
+fuzz-build: $(FUZZ_BINS)
+
+$(FUZZ_BUILD)/%.o: tool/%.c | $(FUZZ_BUILD)
+	$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer-no-link -MMD -MP -c \
+		-o $@ $<
+
+$(FUZZ_LIB): $(FUZZ_OBJS)
+	rm -f $@
+	ar rcs $@ $(FUZZ_OBJS)
+
+$(FUZZ_BUILD)/fuzz_%: fuzz/fuzz_%.c fuzz/fuzz.h $(FUZZ_LIB)
+	$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer -MMD -MP -o $@ $< \
+		$(FUZZ_LIB) $(LDLIBS)
+
+$(FUZZ_BUILD):
+	mkdir -p $@
+
+-include $(wildcard $(FUZZ_BUILD)/*.d)
+
+# Long runs: every target for FUZZ_SECONDS, then the mutation test with
+# FUZZ_MUTANTS mutants on the sanitized binary.
+fuzz: deps
+	$(MAKE) fuzz-build
+	$(MAKE) SANITIZE=1 all
+	$(PYTHON) fuzz/run.py --seconds $(FUZZ_SECONDS)
+	TIMERCONV_BIN=$(CURDIR)/build-san/timerconv \
+	TIMERCONV_MUTANTS=$(FUZZ_MUTANTS) \
+		$(PYTHON) -m pytest -q tests/test_mutation.py
+
+# CI: the saved regression inputs, then each target briefly.
+fuzz-ci:
+	$(MAKE) fuzz-build
+	$(PYTHON) fuzz/run.py --ci
 
 # Install what is missing (Debian, as root); a no-op when all is there.
 deps:
@@ -87,6 +141,7 @@ test: deps
 		$(PYTHON) -m pytest -q tests; rc=$$?; \
 	if [ $$rc -eq 5 ]; then echo "make test: no tests collected" >&2; fi; \
 	exit $$rc
+	$(MAKE) fuzz-ci
 
 bench: deps
 	$(MAKE) all
@@ -102,4 +157,4 @@ install: build/timerconv
 	install -m 644 cocci/*.cocci cocci/*.py $(DESTDIR)$(DATADIR)/
 
 clean:
-	rm -rf build build-san
+	rm -rf build build-san $(FUZZ_BUILD)

@@ -212,6 +212,29 @@ def test_baseline_survives_line_shifts(tmp_path):
         ("init_family.c", "old-timer-api/setup_timer", "late")]
 
 
+@pytest.mark.parametrize("text", ["", "[]", '{"findings": 1}'])
+def test_baseline_that_is_not_one_is_an_error(text, tmp_path):
+    baseline = tmp_path / "baseline.json"
+    baseline.write_text(text)
+    proc = timerconv("check", "-C", CHECK / "findings", "--baseline",
+                     baseline, check=2)
+    assert "not a timerconv baseline" in proc.stderr
+    assert "CRITICAL" not in proc.stderr
+
+
+def test_baseline_skips_entries_that_are_not_findings(tmp_path):
+    tree = tmp_path / "t"
+    shutil.copytree(CHECK / "findings", tree)
+    baseline = tmp_path / "baseline.json"
+    timerconv("check", "-C", tree, "--write-baseline", baseline, check=0)
+    doc = json.loads(baseline.read_text())
+    doc["findings"] += [1, "x", None, {"fingerprint": {}}, {}]
+    baseline.write_text(json.dumps(doc))
+    proc, findings = check_json(tree, "--baseline", baseline, status=0)
+    assert findings == []
+    assert "CRITICAL" not in proc.stderr
+
+
 def test_since_reports_only_added_lines(tmp_path):
     tree = make_git_tree(CHECK / "findings", tmp_path / "t")
     proc, findings = check_json(tree, "--since", "HEAD", status=0)

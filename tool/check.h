@@ -32,6 +32,8 @@ void check_print(GPtrArray *findings, enum check_format fmt,
 /* check_baseline.c */
 bool baseline_write(const char *path, GPtrArray *findings, GError **error);
 GHashTable *baseline_read(const char *path, GError **error);
+GHashTable *baseline_parse(const char *name, const char *text, gssize len,
+			   GError **error);
 GHashTable *since_added_lines(const char *root, const char *rev,
 			      GError **error);
 bool since_has_line(GHashTable *added, const char *file, unsigned int line);

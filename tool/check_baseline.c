@@ -48,29 +48,40 @@ bool baseline_write(const char *path, GPtrArray *findings, GError **error)
 	return ok;
 }
 
-/* fingerprint -> how many findings with it the baseline accepts */
-GHashTable *baseline_read(const char *path, GError **error)
+/* The string at key, or NULL when it is missing or not a string. */
+static const char *string_member(JsonNode *node, const char *key)
 {
-	JsonParser *parser = json_parser_new();
-	GHashTable *fps = NULL;
-	JsonObject *obj;
+	JsonNode *n;
+
+	if (!JSON_NODE_HOLDS_OBJECT(node))
+		return NULL;
+	n = json_object_get_member(json_node_get_object(node), key);
+	if (!n || !JSON_NODE_HOLDS_VALUE(n) ||
+	    json_node_get_value_type(n) != G_TYPE_STRING)
+		return NULL;
+	return json_node_get_string(n);
+}
+
+/* fingerprint -> how many findings with it the baseline accepts */
+static GHashTable *baseline_from(JsonParser *parser, const char *name,
+				 GError **error)
+{
+	JsonNode *root = json_parser_get_root(parser);
+	JsonNode *node;
+	GHashTable *fps;
 	JsonArray *arr;
 
-	if (!json_parser_load_from_file(parser, path, error))
-		goto out;
-	if (!JSON_NODE_HOLDS_OBJECT(json_parser_get_root(parser)))
+	/* An empty file parses, with no root. */
+	if (!root || !JSON_NODE_HOLDS_OBJECT(root))
 		goto bad;
-	obj = json_node_get_object(json_parser_get_root(parser));
-	if (!json_object_has_member(obj, "findings"))
+	node = json_object_get_member(json_node_get_object(root), "findings");
+	if (!node || !JSON_NODE_HOLDS_ARRAY(node))
 		goto bad;
-	arr = json_object_get_array_member(obj, "findings");
-	if (!arr)
-		goto bad;
+	arr = json_node_get_array(node);
 	fps = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
 	for (guint i = 0; i < json_array_get_length(arr); i++) {
-		JsonObject *f = json_array_get_object_element(arr, i);
-		const char *fp = f ? json_object_get_string_member_with_default(
-					     f, "fingerprint", NULL) : NULL;
+		const char *fp = string_member(
+			json_array_get_element(arr, i), "fingerprint");
 		guint n;
 
 		if (!fp)
@@ -78,12 +89,34 @@ GHashTable *baseline_read(const char *path, GError **error)
 		n = GPOINTER_TO_UINT(g_hash_table_lookup(fps, fp));
 		g_hash_table_insert(fps, g_strdup(fp), GUINT_TO_POINTER(n + 1));
 	}
-	goto out;
+	return fps;
 bad:
 	g_set_error(error, G_FILE_ERROR, G_FILE_ERROR_INVAL,
 		    "%s: not a timerconv baseline (no \"findings\" array)",
-		    path);
-out:
+		    name);
+	return NULL;
+}
+
+GHashTable *baseline_read(const char *path, GError **error)
+{
+	JsonParser *parser = json_parser_new();
+	GHashTable *fps = NULL;
+
+	if (json_parser_load_from_file(parser, path, error))
+		fps = baseline_from(parser, path, error);
+	g_object_unref(parser);
+	return fps;
+}
+
+/* The same for a baseline's text (len -1: NUL-terminated). */
+GHashTable *baseline_parse(const char *name, const char *text, gssize len,
+			   GError **error)
+{
+	JsonParser *parser = json_parser_new();
+	GHashTable *fps = NULL;
+
+	if (json_parser_load_from_data(parser, text, len, error))
+		fps = baseline_from(parser, name, error);
 	g_object_unref(parser);
 	return fps;
 }

@@ -11,14 +11,28 @@
 
 #define MARK "TIMERCONV "
 
-static char *str(JsonObject *o, const char *key)
+/* The string at key, or NULL when it is missing or not a string. */
+static const char *str_ref(JsonObject *o, const char *key)
 {
 	JsonNode *n = json_object_get_member(o, key);
 
-	if (!n || JSON_NODE_HOLDS_NULL(n) ||
+	if (!n || !JSON_NODE_HOLDS_VALUE(n) ||
 	    json_node_get_value_type(n) != G_TYPE_STRING)
 		return NULL;
-	return g_strdup(json_node_get_string(n));
+	return json_node_get_string(n);
+}
+
+static char *str(JsonObject *o, const char *key)
+{
+	return g_strdup(str_ref(o, key));
+}
+
+/* The object at key, or NULL when it is missing or not an object. */
+static JsonObject *obj_ref(JsonObject *o, const char *key)
+{
+	JsonNode *n = json_object_get_member(o, key);
+
+	return n && JSON_NODE_HOLDS_OBJECT(n) ? json_node_get_object(n) : NULL;
 }
 
 static unsigned int num(JsonObject *o, const char *key)
@@ -180,10 +194,11 @@ static void add_init_pair(struct file_facts *ff, JsonObject *o)
 
 static void add_record(struct file_facts *ff, JsonObject *o)
 {
-	char *kind_s = str(o, "kind");
-	const char *kind = kind_s ? kind_s : "";
+	const char *kind = str_ref(o, "kind");
 
 	ff->records++;
+	if (!kind)
+		return;
 	if (!strcmp(kind, "setup")) {
 		add_setup(ff, o, FS_SETUP);
 	} else if (!strcmp(kind, "init")) {
@@ -205,9 +220,7 @@ static void add_record(struct file_facts *ff, JsonObject *o)
 		g_ptr_array_add(ff->assigns, a);
 	} else if (!strcmp(kind, "callback")) {
 		struct f_callback *c = g_new0(struct f_callback, 1);
-		JsonNode *en = json_object_get_member(o, "extent");
-		JsonObject *ext = en && JSON_NODE_HOLDS_OBJECT(en) ?
-				  json_node_get_object(en) : NULL;
+		JsonObject *ext = obj_ref(o, "extent");
 
 		c->name = str(o, "name");
 		c->param = str(o, "param");
@@ -267,7 +280,6 @@ static void add_record(struct file_facts *ff, JsonObject *o)
 		g_free(section);
 		g_free(name);
 	}
-	g_free(kind_s);
 }
 
 static struct file_facts *facts_new(void)

@@ -90,21 +90,13 @@ static void add_tag(struct msection *s, char tag, const char *value)
 	}
 }
 
-struct maintainers *maintainers_load(const char *root, GError **error)
+struct maintainers *maintainers_parse(const char *root, const char *text)
 {
-	char *path = g_build_filename(root, "MAINTAINERS", NULL);
-	struct maintainers *m;
+	struct maintainers *m = g_new0(struct maintainers, 1);
 	struct msection *cur = NULL;
 	char *title = NULL;
-	char *text;
 	char **lines;
 
-	if (!g_file_get_contents(path, &text, NULL, error)) {
-		g_free(path);
-		return NULL;
-	}
-	g_free(path);
-	m = g_new0(struct maintainers, 1);
 	m->root = g_strdup(root);
 	m->sections = g_ptr_array_new_with_free_func(section_free);
 	lines = g_strsplit(text, "\n", -1);
@@ -132,6 +124,21 @@ struct maintainers *maintainers_load(const char *root, GError **error)
 	}
 	g_free(title);
 	g_strfreev(lines);
+	return m;
+}
+
+struct maintainers *maintainers_load(const char *root, GError **error)
+{
+	char *path = g_build_filename(root, "MAINTAINERS", NULL);
+	struct maintainers *m;
+	char *text;
+
+	if (!g_file_get_contents(path, &text, NULL, error)) {
+		g_free(path);
+		return NULL;
+	}
+	g_free(path);
+	m = maintainers_parse(root, text);
 	g_free(text);
 	return m;
 }

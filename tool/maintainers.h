@@ -27,6 +27,8 @@ struct maintainers {
 };
 
 struct maintainers *maintainers_load(const char *root, GError **error);
+/* The same from the file's text; root is where its paths are. */
+struct maintainers *maintainers_parse(const char *root, const char *text);
 void maintainers_free(struct maintainers *m);
 
 /*

@@ -218,10 +218,10 @@ static void timer_declarators(struct scanner *sc, size_t i)
 			return;
 		add_timer_name(sc, &t[j]);
 		j++;
-		while (j < sc->n && tok_punct(&t[j], '[')) {
+		/* an unclosed [ runs to the EOF token: j is then sc->n */
+		while (j < sc->n && tok_punct(&t[j], '['))
 			j = tok_match_close(t, sc->n, j) + 1;
-		}
-		if (!tok_punct(&t[j], ','))
+		if (j >= sc->n || !tok_punct(&t[j], ','))
 			return;
 		j++;
 	}
@@ -536,6 +536,9 @@ static void one_param_function(struct scanner *sc, size_t i)
 		if (tok_punct(&t[j], '('))
 			j = tok_match_close(t, sc->n, j) + 1;
 	}
+	/* an unclosed attribute ( runs past the EOF token */
+	if (j >= sc->n)
+		return;
 	if (tok_punct(&t[j], '{'))
 		f.is_def = true;
 	else if (!tok_punct(&t[j], ';'))

@@ -472,7 +472,8 @@ static void file_parse(struct sparser *sp)
 					ptr++;
 					k++;
 				}
-				if (t[k].kind != TOK_IDENT ||
+				/* an unclosed body ends past the EOF token */
+				if (k >= sp->n || t[k].kind != TOK_IDENT ||
 				    !(tok_punct(&t[k + 1], ';') ||
 				      tok_punct(&t[k + 1], ',')))
 					break;
