@@ -87,6 +87,8 @@ struct unit {
 	char *where;			/* "file:line" of the cause */
 };
 
+struct verify;
+
 struct conversion {
 	const struct tree *tree;
 	const struct target *target;
@@ -99,6 +101,7 @@ struct conversion {
 	GPtrArray *sites;		/* struct csite * */
 	GPtrArray *units;		/* struct unit * */
 	GPtrArray *callbacks;		/* struct callback * */
+	struct verify *verify;		/* --verify (verify.h), or NULL */
 };
 
 /* cfile.c */

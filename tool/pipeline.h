@@ -13,6 +13,8 @@
 #include "target.h"
 #include "tree.h"
 
+struct verify_opts;
+
 struct pipeline_opts {
 	const char *tree;
 	char **paths;
@@ -24,6 +26,7 @@ struct pipeline_opts {
 	const char *api_header;
 	const char *compat_header;	/* root-relative path, or NULL */
 	bool scan_only;			/* stop before spatch */
+	const struct verify_opts *verify; /* --verify (verify.h), or NULL */
 	/* Called once the plan is made, before anything is rewritten: may
 	 * refuse units (series --upstream). */
 	void (*after_plan)(struct conversion *cv, void *ctx);

@@ -15,6 +15,7 @@
 #include "conv.h"
 #include "spatch.h"
 #include "util.h"
+#include "verify.h"
 
 static GPtrArray *planned_files(struct conversion *cv, GHashTable *dirty)
 {
@@ -209,6 +210,9 @@ bool rewrite_run(struct conversion *cv, struct spatch_env *env,
 	GHashTable *dirty = NULL;
 	guint round = 0;
 
+	/* --verify: build the units' files as they are, once */
+	if (cv->verify && !verify_before(cv, error))
+		return false;
 	for (;;) {
 		GPtrArray *files = planned_files(cv, dirty);
 		GPtrArray *jobs = g_ptr_array_new_with_free_func(
@@ -265,6 +269,10 @@ bool rewrite_run(struct conversion *cv, struct spatch_env *env,
 		}
 		for (guint i = 0; i < jobfiles->len; i++)
 			verify(cv, jobfiles->pdata[i], failed);
+		/* --verify: a round as planned is built; what fails is redone */
+		if (cv->verify && !g_hash_table_size(failed) &&
+		    !verify_round(cv, failed, error))
+			goto fail;
 		g_ptr_array_free(jobs, TRUE);
 		g_ptr_array_free(jobfiles, TRUE);
 		g_ptr_array_free(files, TRUE);
