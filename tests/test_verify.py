@@ -6,7 +6,8 @@ builds from the directories' Makefiles).
 
 In that tree, drivers/fan/fan.c declares fan_stall_check() through a
 macro that pastes the name together, so its conversion does not build;
-drivers/legacy is not in defconfig.
+drivers/alpha's handler takes its type from drivers/beta's, so neither
+builds converted without the other; drivers/legacy is not in defconfig.
 """
 
 import os
@@ -272,3 +273,60 @@ def test_kernel_headers_that_are_not_a_build_dir(module, tmp_path):
     proc = timerconv("convert", "-C", module, "--verify",
                      "--kernel-headers", headers, check=2)
     assert "not a kernel build directory" in proc.stderr
+
+
+# ---- series ----
+
+def patch_files(text):
+    return re.findall(r"^diff --git a/(\S+) ", text, re.M)
+
+
+def series(tree, out, tmp_path, *args, status=0):
+    return timerconv("series", "-C", tree, "--out", out, *args,
+                     check=status,
+                     env={"XDG_CACHE_HOME": str(tmp_path / "cache")})
+
+
+def test_series_without_verify_has_a_prefix_that_does_not_build(tree,
+                                                                tmp_path):
+    """The alpha patch comes before the beta one and needs it."""
+    out = tmp_path / "out"
+    series(tree, out, tmp_path)
+    alpha = next(p for p in sorted(out.glob("0*.patch"))
+                 if "drivers/alpha/alpha.c" in patch_files(p.read_text()))
+    git("am", "-q", str(alpha), cwd=tree)
+    res = stand_in_build(tree, tmp_path / "check", ["drivers/alpha/alpha.o"])
+    assert res.returncode != 0
+    assert "conflicting types for 'alpha_tick'" in res.stdout + res.stderr
+
+
+def test_series_verify_leaves_out_what_does_not_build(tree, tmp_path):
+    out = tmp_path / "out"
+    series(tree, out, tmp_path, "--verify", "--config", "defconfig",
+           "--build-dir", tmp_path / "build")
+    assert clean(tree)
+    cover = (out / "0000-cover-letter.patch").read_text()
+    patches = sorted(p for p in out.glob("0*.patch")
+                     if p.name != "0000-cover-letter.patch")
+    changed = [f for p in patches for f in patch_files(p.read_text())]
+    assert "drivers/acme/acme_core.c" in changed
+    assert "drivers/fan/fan.c" in changed
+    for left_out in ("drivers/alpha/alpha.c", "drivers/beta/beta.c",
+                     "include/linux/beta.h"):
+        assert left_out not in changed
+    assert "Left out, as they do not build on top of the patches" in cover
+    assert re.search(r"ALPHA BOARD: alpha_tick\(\)\n    drivers/alpha/"
+                     r"alpha\.c:\d+:\d+: error: conflicting types", cover)
+    assert "BETA CORE: beta_tick()" in cover
+    assert "Build-tested with the tree's kbuild (defconfig)" in cover
+    assert "not build-tested:\n  drivers/legacy/legacy.c" in cover
+    assert re.search(r"drivers/fan/fan\.c:\d+: ulong-callback: does not "
+                     r"build after conversion: " + CONFLICT, cover)
+    # every prefix of the series applies to a fresh clone and builds
+    clone = tmp_path / "clone"
+    git("clone", "-q", str(tree), str(clone), cwd=tmp_path)
+    for p in patches:
+        git("-c", "user.name=T", "-c", "user.email=t@example.org", "am",
+            "-q", str(p), cwd=clone)
+        res = stand_in_build(clone, tmp_path / "check", BUILT)
+        assert res.returncode == 0, (p.name, res.stdout + res.stderr)
