@@ -192,7 +192,7 @@ int cmd_convert(int argc, char **argv)
 		  "Write the changes to the files instead of printing a diff",
 		  NULL },
 		{ "jobs", 'j', 0, G_OPTION_ARG_INT, &o.jobs,
-		  "spatch processes to run at once (default: number of CPUs)",
+		  "spatch processes (and make jobs, --verify) to run at once (default: number of CPUs)",
 		  "N" },
 		{ "scan-only", 0, 0, G_OPTION_ARG_NONE, &o.scan_only,
 		  "Only list the files spatch would be run on (no spatch needed)",

@@ -1073,7 +1073,7 @@ int cmd_series(int argc, char **argv)
 		  "For out-of-tree code: the kernel whose headers decide the level",
 		  "DIR" },
 		{ "jobs", 'j', 0, G_OPTION_ARG_INT, &o.jobs,
-		  "spatch processes to run at once (default: number of CPUs)",
+		  "spatch processes (and make jobs, --verify) to run at once (default: number of CPUs)",
 		  "N" },
 		{ "timeout", 0, 0, G_OPTION_ARG_INT, &o.timeout,
 		  "Seconds spatch may spend on one file (default: 120)", "S" },

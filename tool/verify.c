@@ -780,7 +780,7 @@ static void add_int(JsonBuilder *b, const char *key, gint64 val)
 static void add_double(JsonBuilder *b, const char *key, double val)
 {
 	json_builder_set_member_name(b, key);
-	json_builder_add_double_value(b, val);
+	json_builder_add_double_value(b, (double)(gint64)(val * 10 + 0.5) / 10);
 }
 
 void verify_json(struct conversion *cv, JsonBuilder *b)
