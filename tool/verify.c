@@ -182,10 +182,12 @@ bool verify_before(struct conversion *cv, GError **error)
 		o->state = res[i].built ? VS_BUILT_BEFORE : VS_BROKEN_BEFORE;
 		o->before_error = g_steal_pointer(&res[i].error);
 		o->deps = g_steal_pointer(&res[i].deps);
+		if (!res[i].built)
+			continue;
 		/* the tree as it is is a state too (series --verify builds
 		 * the files of left-out patches as they are) */
 		o->key = state_key(o, empty);
-		o->after_ok = res[i].built;
+		o->after_ok = true;
 		o->seen = g_hash_table_new_full(g_str_hash, g_str_equal,
 						g_free, g_free);
 		g_hash_table_insert(o->seen, g_strdup(o->key), g_strdup(""));
