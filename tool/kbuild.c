@@ -613,7 +613,7 @@ static bool compile_batch(struct kbuild *kb, GPtrArray *objects,
 	GPtrArray *a = kb_make_argv(kb);
 	char *out = NULL, *moddir = NULL;
 	int status = -1;
-	guint ccs = 0, named = 0;
+	guint ccs = 0, ours = 0, named = 0;
 	bool ok;
 
 	if (mod) {
@@ -644,7 +644,7 @@ static bool compile_batch(struct kbuild *kb, GPtrArray *objects,
 		g_free(moddir);
 		return false;
 	}
-	kb_parse_errors(kb, out, objects, mod, res, &ccs, &named);
+	kb_parse_errors(kb, out, objects, mod, res, &ccs, &ours, &named);
 	for (guint i = 0; i < objects->len; i++) {
 		char *at = g_build_filename(kb->copy ? kb->copy : kb->build,
 					    objects->pdata[i], NULL);
@@ -660,7 +660,7 @@ static bool compile_batch(struct kbuild *kb, GPtrArray *objects,
 				(char *)objects->pdata[i], status);
 		g_free(at);
 	}
-	kb->stats.compiled += ccs;
+	kb->stats.compiled += ours;
 	if (status != 0 && !ccs && !named) {
 		/* nothing was compiled: kbuild itself is broken */
 		char *t = kb_tail(out, 12);

@@ -55,10 +55,10 @@ bool kb_view_build(struct kbuild *kb, GPtrArray *state, GError **error);
 char *kb_module_dir(struct kbuild *kb, const char *obj);
 
 /* Give each failed object the first error line of its compile; count
- * the CC lines and the objects make named. */
+ * the CC lines, those of the objects, and the objects make named. */
 void kb_parse_errors(struct kbuild *kb, const char *raw, GPtrArray *objects,
 		     const char *mod, struct kbuild_result *res, guint *ccs,
-		     guint *named);
+		     guint *ours, guint *named);
 /* The tree's files the compile of obj read, from kbuild's .cmd file. */
 GHashTable *kb_read_deps(struct kbuild *kb, const char *obj);
 

@@ -300,7 +300,7 @@ static gint lookup(GHashTable *index, const char *target, const char *mod)
 /* Give each failed object the first error line of its compile. */
 void kb_parse_errors(struct kbuild *kb, const char *raw, GPtrArray *objects,
 		     const char *mod, struct kbuild_result *res, guint *ccs,
-		     guint *named)
+		     guint *ours, guint *named)
 {
 	char *out = unprefix(kb, raw);
 	char **lines = g_strsplit(out, "\n", -1);
@@ -318,6 +318,8 @@ void kb_parse_errors(struct kbuild *kb, const char *raw, GPtrArray *objects,
 		if (cc) {
 			cur = lookup(index, cc, mod);
 			(*ccs)++;
+			if (cur >= 0)
+				(*ours)++;
 			g_clear_pointer(&pending, g_free);
 		} else if (is_error_line(lines[i])) {
 			if (cur >= 0 && !res[cur].error)
