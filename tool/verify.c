@@ -726,6 +726,10 @@ void verify_summary(struct conversion *cv, FILE *out)
 
 	if (!v)
 		return;
+	if (!g_hash_table_size(v->objs)) {
+		fprintf(out, "timerconv: verify: nothing to build: no converted unit changes a .c file\n");
+		return;
+	}
 	count(cv, &n);
 	st = kbuild_stats(v->kb);
 	fprintf(out, "timerconv: verify (%s): %u file%s built before and after the conversion, %u not built by this config",
