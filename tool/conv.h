@@ -90,6 +90,8 @@ struct unit {
 	char *where;			/* "file:line" of the cause */
 };
 
+struct verify;
+
 struct conversion {
 	const struct tree *tree;
 	const struct target *target;
@@ -104,6 +106,7 @@ struct conversion {
 	GPtrArray *sites;		/* struct csite * */
 	GPtrArray *units;		/* struct unit * */
 	struct planner *planner;	/* plan.c's, for the units' lifetime */
+	struct verify *verify;		/* --verify (verify.h), or NULL */
 };
 
 /* cfile.c */

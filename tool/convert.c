@@ -18,6 +18,7 @@
 #include "progress.h"
 #include "report.h"
 #include "util.h"
+#include "verify.h"
 
 struct convert_opts {
 	char *tree;
@@ -33,6 +34,9 @@ struct convert_opts {
 	char *kernel_headers;
 	char *compat_header;
 	char **include_dirs;
+	gboolean verify;
+	char *config;
+	char *build_dir;
 	char **paths;
 };
 
@@ -125,12 +129,22 @@ static int run_convert(struct convert_opts *o)
 		.scan_only = o->scan_only,
 		.follow_units = o->follow_units,
 	};
+	struct verify_opts vo = {
+		.config = o->config, .build_dir = o->build_dir,
+		.kernel_headers = o->kernel_headers,
+	};
 	struct run r;
 	GError *error = NULL;
 	GPtrArray *changed;
 	int rc = EXIT_OK;
 
 	progress_init(o->quiet);
+	if (!o->verify && (o->config || o->build_dir)) {
+		tc_error("--config and --build-dir go with --verify (see timerconv convert --help)");
+		return EXIT_ERROR;
+	}
+	if (o->verify)
+		po.verify = &vo;
 	if (!pipeline_run(&r, &po, &error)) {
 		progress_end();
 		if (interrupted())
@@ -187,7 +201,7 @@ int cmd_convert(int argc, char **argv)
 		  "Write the changes to the files instead of printing a diff",
 		  NULL },
 		{ "jobs", 'j', 0, G_OPTION_ARG_INT, &o.jobs,
-		  "spatch processes to run at once (default: number of CPUs)",
+		  "spatch processes (and make jobs, --verify) to run at once (default: number of CPUs)",
 		  "N" },
 		{ "scan-only", 0, 0, G_OPTION_ARG_NONE, &o.scan_only,
 		  "Only list the files spatch would be run on (no spatch needed)",
@@ -218,6 +232,15 @@ int cmd_convert(int argc, char **argv)
 		  "Seconds spatch may spend on one file (default: 120)", "S" },
 		{ "macro-file", 0, 0, G_OPTION_ARG_FILENAME, &o.macro_file,
 		  "Macro definitions that help spatch parse this tree", "FILE" },
+		{ "verify", 0, 0, G_OPTION_ARG_NONE, &o.verify,
+		  "Compile every changed .c file with the tree's kbuild before and after; put back units that stop building",
+		  NULL },
+		{ "config", 0, 0, G_OPTION_ARG_FILENAME, &o.config,
+		  "--verify with this config instead of the tree's .config",
+		  "defconfig|allmodconfig|allyesconfig|FILE" },
+		{ "build-dir", 0, 0, G_OPTION_ARG_FILENAME, &o.build_dir,
+		  "--verify: the build directory (kbuild's O=; default: one in ~/.cache/timerconv, kept between runs)",
+		  "DIR" },
 		{ G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_FILENAME_ARRAY,
 		  &o.paths, NULL, "[PATH…]" },
 		{ NULL }
@@ -234,6 +257,14 @@ int cmd_convert(int argc, char **argv)
 	g_option_context_set_description(ctx,
 		"Output: a unified diff (a/ b/ paths, for git apply or patch -p1)\n"
 		"on stdout, unless --in-place; a summary on stderr.\n"
+		"--verify builds each changed .c file's object with kbuild\n"
+		"(make O=DIR path/file.o) before and after the conversion, from a\n"
+		"view of the tree kept in the build directory: the tree is not\n"
+		"written.  A unit that built before and fails after is put back\n"
+		"and refused (\"does not build after conversion: ...\"); a file the\n"
+		"config does not build is reported, not counted as verified.  With\n"
+		"--kernel-headers KDIR, out-of-tree code is built as modules\n"
+		"(make -C KDIR M=DIR) in a copy of the tree.\n"
 		"Exit status: 0 the run completed (refusals are not errors),\n"
 		"2 error (bad path, no spatch, unwritable file, interrupted).");
 	g_option_context_add_main_entries(ctx, entries, NULL);
@@ -247,6 +278,8 @@ int cmd_convert(int argc, char **argv)
 	g_free(o.kernel_headers);
 	g_free(o.compat_header);
 	g_strfreev(o.include_dirs);
+	g_free(o.config);
+	g_free(o.build_dir);
 	g_strfreev(o.paths);
 	return rc;
 }

@@ -13,6 +13,7 @@
 #include "progress.h"
 #include "treescan.h"
 #include "util.h"
+#include "verify.h"
 #include "wrap.h"
 
 #define DEFAULT_TIMEOUT 120
@@ -410,6 +411,12 @@ bool pipeline_run(struct run *r, const struct pipeline_opts *o,
 			return false;
 		}
 	}
+	if (o->verify && !o->scan_only) {
+		r->cv.verify = verify_new(&r->tree, o->verify, r->cv.jobs,
+					  error);
+		if (!r->cv.verify)
+			return false;
+	}
 	r->env.jobs = r->cv.jobs;
 	r->env.timeout = o->timeout > 0 ? o->timeout : DEFAULT_TIMEOUT;
 	r->env.macro_file = g_strdup(o->macro_file);
@@ -497,6 +504,7 @@ void pipeline_free(struct run *r)
 		g_ptr_array_free(r->scope, TRUE);
 	if (r->whole)
 		g_ptr_array_free(r->whole, TRUE);
+	verify_free(r->cv.verify);
 	spatch_env_clear(&r->env);
 	target_free(&r->target);
 	tree_close(&r->tree);

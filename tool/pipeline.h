@@ -13,6 +13,8 @@
 #include "target.h"
 #include "tree.h"
 
+struct verify_opts;
+
 struct pipeline_opts {
 	const char *tree;
 	char **paths;
@@ -26,6 +28,7 @@ struct pipeline_opts {
 	const char *compat_header;	/* root-relative path, or NULL */
 	bool scan_only;			/* stop before spatch */
 	bool follow_units;		/* convert units across PATHs whole */
+	const struct verify_opts *verify; /* --verify (verify.h), or NULL */
 	/* Called once the plan is made, before anything is rewritten: may
 	 * refuse units (series --upstream). */
 	void (*after_plan)(struct conversion *cv, void *ctx);

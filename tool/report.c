@@ -10,6 +10,7 @@
 #include "diff.h"
 #include "report.h"
 #include "util.h"
+#include "verify.h"
 #include "version.h"
 
 const char *csite_kind(const struct csite *s)
@@ -98,6 +99,7 @@ void report_summary(struct run *r)
 			fprintf(stderr, "timerconv: %s: spatch failed; its sites are refused\n",
 				f->path);
 	}
+	verify_summary(&r->cv, stderr);
 	if (!r->target.has_timer_setup)
 		fprintf(stderr, "timerconv: warning: %s has no timer_setup(): converted code needs v4.14-rc3 or later (686fef928bba)\n",
 			r->target.header ? r->target.header : "the tree");
@@ -142,7 +144,8 @@ static void unit_files(JsonBuilder *b, struct unit *u)
 	g_ptr_array_free(paths, TRUE);
 }
 
-static void site_record(JsonBuilder *b, struct csite *s)
+static void site_record(JsonBuilder *b, struct conversion *cv,
+			struct csite *s)
 {
 	json_builder_begin_object(b);
 	add_str(b, "file", s->file->path);
@@ -166,6 +169,8 @@ static void site_record(JsonBuilder *b, struct csite *s)
 		json_builder_add_string_value(b, s->file->path);
 		json_builder_end_array(b);
 	}
+	if (cv->verify)
+		add_str(b, "verify", verify_site(cv, s));
 	json_builder_end_object(b);
 }
 
@@ -254,13 +259,14 @@ bool report_write(struct run *r, const char *path, GError **error)
 		add_int(b, t.order->pdata[i], GPOINTER_TO_UINT(
 			g_hash_table_lookup(t.reasons, t.order->pdata[i])));
 	json_builder_end_object(b);
+	verify_json(&r->cv, b);
 	json_builder_end_object(b);
 
 	json_builder_set_member_name(b, "sites");
 	json_builder_begin_array(b);
 	for (guint i = 0; r->cv.sites && i < r->cv.sites->len; i++)
 		if (csite_counted(r->cv.sites->pdata[i]))
-			site_record(b, r->cv.sites->pdata[i]);
+			site_record(b, &r->cv, r->cv.sites->pdata[i]);
 	json_builder_end_array(b);
 
 	json_builder_set_member_name(b, "units");

@@ -15,6 +15,7 @@
 #include "conv.h"
 #include "spatch.h"
 #include "util.h"
+#include "verify.h"
 
 static GPtrArray *planned_files(struct conversion *cv, GHashTable *dirty)
 {
@@ -316,6 +317,9 @@ bool rewrite_run(struct conversion *cv, struct spatch_env *env,
 	GHashTable *dirty = NULL;
 	guint round = 0;
 
+	/* --verify: build the units' files as they are, once */
+	if (cv->verify && !verify_before(cv, error))
+		return false;
 	for (;;) {
 		GPtrArray *files = planned_files(cv, dirty);
 		GHashTable *failed = g_hash_table_new(NULL, NULL);
@@ -323,6 +327,10 @@ bool rewrite_run(struct conversion *cv, struct spatch_env *env,
 
 		for (guint i = 0; ok && i < files->len; i++)
 			verify(cv, files->pdata[i], failed);
+		/* --verify: a round as planned is built; what fails is redone */
+		if (ok && cv->verify && !g_hash_table_size(failed) &&
+		    !verify_round(cv, failed, error))
+			ok = false;
 		g_ptr_array_free(files, TRUE);
 		if (dirty)
 			g_hash_table_destroy(dirty);

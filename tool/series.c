@@ -14,6 +14,7 @@
 
 #include "gitutil.h"
 #include "maintainers.h"
+#include "overlay.h"
 #include "pipeline.h"
 #include "progress.h"
 #include "report.h"
@@ -21,6 +22,7 @@
 #include "series_group.h"
 #include "target.h"
 #include "util.h"
+#include "verify.h"
 #include "version.h"
 
 #define REQUIRES_SHA	"686fef928bba"
@@ -44,7 +46,17 @@ struct series_opts {
 	int timeout;
 	char *macro_file;
 	char **include_dirs;
+	gboolean verify;
+	char *config;
+	char *build_dir;
 	char **paths;
+};
+
+/* A patch series --verify left out: it does not build on top of the
+ * patches before it. */
+struct unbuilt {
+	struct patch *p;
+	char *why;
 };
 
 struct series {
@@ -61,6 +73,8 @@ struct series {
 	GPtrArray *patches;
 	GPtrArray *shas;
 	GPtrArray *dropped;	/* units --upstream already has */
+	GPtrArray *base;	/* --verify: struct overlay_file * */
+	GPtrArray *unbuilt;	/* --verify: struct unbuilt * */
 };
 
 /* ---- the tree and its base ---- */
@@ -240,6 +254,114 @@ static void drop_upstream(struct conversion *cv, void *ctx)
 			    s->o->upstream);
 		g_ptr_array_add(s->dropped, u);
 	}
+}
+
+/* ---- --verify ---- */
+
+static void overlay_file_free(struct overlay_file *f)
+{
+	g_free((char *)f->path);
+	g_free((char *)f->text);
+	g_free(f);
+}
+
+/*
+ * The build directory is kept for the user's tree, and its source view
+ * links into it, so that the files kbuild prepared from keep their
+ * times; where the tree differs from the base (uncommitted changes,
+ * --base), the view takes the base's files from the worktree.
+ */
+static bool verify_base(struct series *s, GError **error)
+{
+	char *out = NULL;
+	const char *p;
+
+	s->base = g_ptr_array_new_with_free_func(
+		(GDestroyNotify)overlay_file_free);
+	if (!git_run(s->root, &out, error, "diff", "--name-only",
+		     "--no-renames", "-z", s->base_sha, "--", NULL))
+		return false;
+	for (p = out; *p; p += strlen(p) + 1) {
+		struct overlay_file *f = g_new0(struct overlay_file, 1);
+		char *abs = g_build_filename(s->work, p, NULL);
+		char *text = NULL;
+		gsize len = 0;
+
+		f->path = g_strdup(p);
+		if (g_file_get_contents(abs, &text, &len, NULL)) {
+			f->text = text;
+			f->len = len;
+		}
+		g_ptr_array_add(s->base, f);
+		g_free(abs);
+	}
+	g_free(out);
+	return true;
+}
+
+/*
+ * Build each patch on top of the ones before it; one that does not build
+ * is left out, its units refused, and the files of left-out patches are
+ * built with every later patch too (a later patch may need them
+ * converted).
+ */
+static bool verify_prefixes(struct series *s, GError **error)
+{
+	struct conversion *cv = &s->run.cv;
+	GPtrArray *state = g_ptr_array_new();
+	GPtrArray *watch = g_ptr_array_new();
+	GPtrArray *kept = g_ptr_array_new();
+	bool ok = true;
+
+	for (guint i = 0; ok && i < s->patches->len; i++) {
+		struct patch *p = s->patches->pdata[i];
+		GPtrArray *try = g_ptr_array_copy(state, NULL, NULL);
+		GPtrArray *build = g_ptr_array_copy(p->files, NULL, NULL);
+		char *why = NULL;
+
+		for (guint k = 0; k < p->files->len; k++)
+			g_ptr_array_add(try, p->files->pdata[k]);
+		for (guint k = 0; k < watch->len; k++)
+			g_ptr_array_add(build, watch->pdata[k]);
+		ok = verify_state(cv, try, build, &why, error);
+		if (ok && !why) {
+			for (guint k = 0; k < p->files->len; k++)
+				g_ptr_array_add(state, p->files->pdata[k]);
+			g_ptr_array_add(kept, p);
+		} else if (ok) {
+			struct unbuilt *u = g_new0(struct unbuilt, 1);
+
+			u->p = p;
+			u->why = why;
+			g_ptr_array_add(s->unbuilt, u);
+			for (guint k = 0; k < p->units->len; k++)
+				verify_refused(cv, p->units->pdata[k], why);
+			for (guint k = 0; k < p->files->len; k++)
+				g_ptr_array_add(watch, p->files->pdata[k]);
+		}
+		g_ptr_array_free(try, TRUE);
+		g_ptr_array_free(build, TRUE);
+	}
+	for (guint i = 0; ok && i < s->unbuilt->len; i++) {
+		struct patch *p = ((struct unbuilt *)s->unbuilt->pdata[i])->p;
+
+		for (guint k = 0; k < p->files->len; k++) {
+			struct cfile *f = p->files->pdata[k];
+
+			g_clear_pointer(&f->new_text, g_free);
+			f->new_len = 0;
+		}
+	}
+	if (ok) {
+		g_ptr_array_free(s->patches, TRUE);
+		s->patches = kept;
+		plan_settle(cv);
+	} else {
+		g_ptr_array_free(kept, TRUE);
+	}
+	g_ptr_array_free(state, TRUE);
+	g_ptr_array_free(watch, TRUE);
+	return ok;
 }
 
 /* ---- commits ---- */
@@ -476,6 +598,24 @@ static char *cover_blurb(struct series *s)
 				((struct cfile *)p->files->pdata[k])->path);
 	}
 	g_string_append_c(b, '\n');
+	if (s->o->verify) {
+		char *note = verify_note(&s->run.cv);
+
+		g_string_append(b, note);
+		g_free(note);
+		for (guint i = 0; i < s->unbuilt->len; i++) {
+			struct unbuilt *u = s->unbuilt->pdata[i];
+
+			if (!i)
+				g_string_append(b, "\nLeft out, as they do not build on top of the patches before\nthem (their conversion needs a patch of its own):\n\n");
+			g_string_append_printf(b, "  %s: ", u->p->key);
+			for (guint k = 0; k < u->p->callbacks->len; k++)
+				g_string_append_printf(b, "%s%s()", k ? ", " : "",
+					(char *)u->p->callbacks->pdata[k]);
+			g_string_append_printf(b, "\n    %s\n", u->why);
+		}
+		g_string_append_c(b, '\n');
+	}
 	refused_list(s, b);
 	for (guint i = 0; i < s->dropped->len; i++) {
 		struct unit *u = s->dropped->pdata[i];
@@ -826,10 +966,18 @@ static int run_series(struct series_opts *o)
 		.api_header = o->api_header,
 		.follow_units = o->follow_units,
 	};
+	struct verify_opts vo = {
+		.config = o->config, .build_dir = o->build_dir,
+		.kernel_headers = o->kernel_headers,
+	};
 	struct tree probe;
 	GError *error = NULL;
 	int rc = EXIT_OK;
 
+	if (!o->verify && (o->config || o->build_dir)) {
+		tc_error("--config and --build-dir go with --verify (see timerconv series --help)");
+		return EXIT_ERROR;
+	}
 	s.root = g_strdup(o->tree ? o->tree : ".");
 	if (!tree_open(&probe, s.root, &error))
 		return fail(&s, error, NULL);
@@ -837,9 +985,19 @@ static int run_series(struct series_opts *o)
 	tree_close(&probe);
 	s.shas = g_ptr_array_new_with_free_func(g_free);
 	s.dropped = g_ptr_array_new();
+	s.unbuilt = g_ptr_array_new();
 	if (!options_ok(&s, &error) || !prepare(&s, &error) ||
 	    !base_check(&s, &error))
 		return fail(&s, error, NULL);
+	if (o->verify) {
+		if (s.worktree) {
+			if (!verify_base(&s, &error))
+				return fail(&s, error, NULL);
+			vo.src = s.root;
+			vo.base = s.base;
+		}
+		po.verify = &vo;
+	}
 	if (s.split == SPLIT_MAINTAINERS) {
 		s.maint = maintainers_load(s.work, &error);
 		if (!s.maint)
@@ -855,6 +1013,8 @@ static int run_series(struct series_opts *o)
 		return fail(&s, error, NULL);
 	progress_end();
 	s.patches = series_group(&s.run, s.split, s.maint);
+	if (o->verify && !verify_prefixes(&s, &error))
+		return fail(&s, error, NULL);
 	if (!s.patches->len) {
 		report_summary(&s.run);
 		fprintf(stderr, "timerconv: nothing to convert: no series written\n");
@@ -932,7 +1092,7 @@ int cmd_series(int argc, char **argv)
 		  "For out-of-tree code: the kernel whose headers decide the level",
 		  "DIR" },
 		{ "jobs", 'j', 0, G_OPTION_ARG_INT, &o.jobs,
-		  "spatch processes to run at once (default: number of CPUs)",
+		  "spatch processes (and make jobs, --verify) to run at once (default: number of CPUs)",
 		  "N" },
 		{ "timeout", 0, 0, G_OPTION_ARG_INT, &o.timeout,
 		  "Seconds spatch may spend on one file (default: 120)", "S" },
@@ -941,6 +1101,15 @@ int cmd_series(int argc, char **argv)
 		{ "include", 'I', 0, G_OPTION_ARG_FILENAME_ARRAY,
 		  &o.include_dirs,
 		  "Also read struct definitions from the headers in DIR (repeatable)",
+		  "DIR" },
+		{ "verify", 0, 0, G_OPTION_ARG_NONE, &o.verify,
+		  "Build every patch's .c files with kbuild on top of the patches before it; leave out what does not build",
+		  NULL },
+		{ "config", 0, 0, G_OPTION_ARG_FILENAME, &o.config,
+		  "--verify with this config instead of the tree's .config",
+		  "defconfig|allmodconfig|allyesconfig|FILE" },
+		{ "build-dir", 0, 0, G_OPTION_ARG_FILENAME, &o.build_dir,
+		  "--verify: the build directory (kbuild's O=; default: one in ~/.cache/timerconv, kept between runs)",
 		  "DIR" },
 		{ G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_FILENAME_ARRAY,
 		  &o.paths, NULL, "[PATH…]" },
@@ -954,6 +1123,11 @@ int cmd_series(int argc, char **argv)
 		"subsystem, each applicable and buildable on its own, addressed\n"
 		"from MAINTAINERS, with a cover letter listing what was left alone.");
 	g_option_context_set_description(ctx,
+		"--verify compiles the .c files of every unit before and after the\n"
+		"conversion (see timerconv convert --help), then each patch on top\n"
+		"of the ones before it, so that every prefix of the series builds;\n"
+		"a patch that does not is left out, with its units refused, and the\n"
+		"cover letter says so.\n"
 		"Exit status: 0 done (or nothing to convert), 2 error.");
 	g_option_context_add_main_entries(ctx, entries, NULL);
 	if (!cli_parse(ctx, "series", &argc, &argv))
@@ -970,6 +1144,8 @@ int cmd_series(int argc, char **argv)
 	g_free(o.kernel_headers);
 	g_free(o.macro_file);
 	g_strfreev(o.include_dirs);
+	g_free(o.config);
+	g_free(o.build_dir);
 	g_strfreev(o.paths);
 	return rc;
 }

@@ -1,0 +1,65 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* Inside kbuild.c, kbuild_run.c and kbuild_query.c. */
+#ifndef TIMERCONV_KBUILD_INT_H
+#define TIMERCONV_KBUILD_INT_H
+
+#include <glib.h>
+#include <stdbool.h>
+
+#include "kbuild.h"
+
+struct kbuild {
+	char *src;		/* realpath of the sources */
+	char *key;		/* realpath of the tree kept for */
+	char *config;		/* spec, as given, or "the tree's .config" */
+	char *config_file;	/* the file a .config is copied from */
+	char *build;		/* O= */
+	char *view;		/* kbuild's srctree: build/.timerconv-src */
+	char *view_real;
+	char *kdir;		/* out-of-tree: -C KDIR */
+	char *copy;		/* out-of-tree: our copy of the tree */
+	GHashTable *dirty;	/* out-of-tree: paths of the copy changed */
+	GPtrArray *base;
+	GPtrArray *hide;	/* char *, NULL-terminated */
+	char *tmp;
+	char *describe;
+	int jobs;
+	int lock_fd;
+	struct kbuild_stats stats;
+};
+
+double kb_now(void);
+
+/*
+ * Run make with argv (and MAKEFILES=makefiles, if given), stdout and
+ * stderr together in *out.  make runs in a process group of its own,
+ * ended with everything it started when timerconv is interrupted.
+ */
+bool kb_run_make(const char *const *argv, const char *makefiles,
+		 char **out, int *status, GError **error);
+/* The last lines of make's output, for an error message. */
+char *kb_tail(const char *out, int lines);
+/* Its first compiler error line, or NULL. */
+char *kb_first_error(const char *out);
+/* make -C VIEW O=BUILD (or -C KDIR), to add arguments to. */
+GPtrArray *kb_make_argv(struct kbuild *kb);
+
+/* "./a/b/../c.o" -> "a/c.o" */
+char *kb_norm(const char *path);
+/* A path make printed, relative to the tree. */
+char *kb_tree_rel(struct kbuild *kb, const char *path);
+
+/* The source view: the tree as of base, with state on top. */
+bool kb_view_build(struct kbuild *kb, GPtrArray *state, GError **error);
+/* Out of tree: the module directory an object belongs to. */
+char *kb_module_dir(struct kbuild *kb, const char *obj);
+
+/* Give each failed object the first error line of its compile; count
+ * the CC lines, those of the objects, and the objects make named. */
+void kb_parse_errors(struct kbuild *kb, const char *raw, GPtrArray *objects,
+		     const char *mod, struct kbuild_result *res, guint *ccs,
+		     guint *ours, guint *named);
+/* The tree's files the compile of obj read, from kbuild's .cmd file. */
+GHashTable *kb_read_deps(struct kbuild *kb, const char *obj);
+
+#endif

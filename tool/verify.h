@@ -1,0 +1,66 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * --verify: every .c file a converted unit changes is compiled with the
+ * tree's kbuild before and after the conversion.  A unit whose files
+ * built before and do not after is refused, and the rewrite loop puts its
+ * files back; a file this config does not build is reported, never
+ * counted as verified.
+ */
+#ifndef TIMERCONV_VERIFY_H
+#define TIMERCONV_VERIFY_H
+
+#include <glib.h>
+#include <json-glib/json-glib.h>
+#include <stdbool.h>
+#include <stdio.h>
+
+#include "conv.h"
+#include "tree.h"
+
+struct verify_opts {
+	const char *config;		/* --config */
+	const char *build_dir;		/* --build-dir */
+	const char *kernel_headers;	/* out-of-tree: make -C KDIR M=... */
+	/* When the run works on a copy of the tree (series): the tree the
+	 * build directory is kept for, which holds the sources, and the
+	 * files where the copy differs from it (struct overlay_file *). */
+	const char *src;
+	GPtrArray *base;
+};
+
+struct verify;
+
+struct verify *verify_new(const struct tree *tree, const struct verify_opts *o,
+			  int jobs, GError **error);
+void verify_free(struct verify *v);
+
+/* Before the first rewrite round: compile the units' files as they are. */
+bool verify_before(struct conversion *cv, GError **error);
+
+/*
+ * After a rewrite round that came out as planned: compile the units'
+ * files as converted; refuse the units that no longer build, adding them
+ * to failed.
+ */
+bool verify_round(struct conversion *cv, GHashTable *failed, GError **error);
+
+/*
+ * Whether the .c files among files build with state (struct cfile *, each
+ * with its new text) applied to the tree; *why gets the first error.
+ */
+bool verify_state(struct conversion *cv, GPtrArray *state, GPtrArray *files,
+		  char **why, GError **error);
+
+/* Record that u was refused for a build failure (series). */
+void verify_refused(struct conversion *cv, struct unit *u, const char *why);
+
+/* "built", "not-built", "failed: ..." for a site, or NULL. */
+const char *verify_site(struct conversion *cv, const struct csite *s);
+
+void verify_summary(struct conversion *cv, FILE *out);
+/* What was build-tested, for a cover letter. */
+char *verify_note(struct conversion *cv);
+/* The "verify" member of the report's summary. */
+void verify_json(struct conversion *cv, JsonBuilder *b);
+
+#endif
