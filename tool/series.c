@@ -193,6 +193,16 @@ static bool prepare(struct series *s, GError **error)
 	return true;
 }
 
+static void free_patches(GPtrArray *patches)
+{
+	if (!patches)
+		return;
+	for (guint i = 0; i < patches->len; i++)
+		patch_free(patches->pdata[i]);
+	g_ptr_array_free(patches, TRUE);
+}
+
+/* Remove the worktree and free everything run_series() made. */
 static void cleanup(struct series *s)
 {
 	if (s->worktree) {
@@ -200,6 +210,29 @@ static void cleanup(struct series *s)
 			s->work, NULL);
 		git_run(s->root, NULL, NULL, "worktree", "prune", NULL);
 	}
+	for (guint i = 0; s->unbuilt && i < s->unbuilt->len; i++) {
+		struct unbuilt *u = s->unbuilt->pdata[i];
+
+		patch_free(u->p);
+		g_free(u->why);
+		g_free(u);
+	}
+	if (s->unbuilt)
+		g_ptr_array_free(s->unbuilt, TRUE);
+	free_patches(s->patches);
+	pipeline_free(&s->run);
+	if (s->maint)
+		maintainers_free(s->maint);
+	if (s->dropped)
+		g_ptr_array_free(s->dropped, TRUE);
+	if (s->shas)
+		g_ptr_array_free(s->shas, TRUE);
+	if (s->base)
+		g_ptr_array_free(s->base, TRUE);
+	g_free(s->root);
+	g_free(s->base_sha);
+	g_free(s->work);
+	g_free(s->tmp);
 }
 
 /* ---- --upstream: drop what is already converted there ---- */

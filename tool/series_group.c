@@ -402,7 +402,8 @@ static bool named_after_dir(struct patch *p, const char *dir)
  * Without history: the driver's name for a patch of one file or of one
  * driver's directory (pcnet32:, e1000:), else the subsystem and the
  * common directory, as maintainers write them (drivers/net/ethernet/amd
- * -> net: amd:).
+ * -> net: amd:); for files with no directory in common, the directory
+ * of the setup that placed the patch (block/ and mm/ -> block:).
  */
 static char *files_prefix(struct patch *p)
 {
@@ -423,6 +424,14 @@ static char *files_prefix(struct patch *p)
 
 		one_dir &= !strcmp(d, *dir ? dir : ".");
 		g_free(d);
+	}
+	/* block/ and mm/: the directory of the setup that placed it */
+	if (!*dir && p->anchor) {
+		g_free(dir);
+		dir = g_path_get_dirname(p->anchor);
+		if (!strcmp(dir, "."))
+			dir[0] = '\0';
+		one_dir = false;
 	}
 	parts = g_strsplit(dir, "/", -1);
 	for (int i = 0; parts[i]; i++)
