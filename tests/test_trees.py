@@ -48,3 +48,15 @@ def test_tree_builds(name, side, level):
     for c in root.rglob("*.c"):
         proc = compile_c(c, level, extra=[c.parent])
         assert proc.returncode == 0, (c, proc.stderr)
+
+
+def test_structs_local_to_two_files_are_two_units(tmp_path):
+    """Same tag, same field, same static callback name in two drivers:
+    two units, so one driver's refusal could not hold the other back."""
+    tree = tmp_path / "tree"
+    shutil.copytree(TREES / "struct_tag_local_to_each_file" / "input", tree)
+    report = tmp_path / "report.json"
+    timerconv("convert", "-C", tree, "--report", report, check=0)
+    units = read_report(report)["units"]
+    assert sorted(u["files"] for u in units) == [
+        ["drivers/leds/delta/delta.c"], ["drivers/leds/gamma/gamma.c"]]

@@ -814,6 +814,29 @@ const struct member *structs_member_amb(struct struct_index *si,
 	return found;
 }
 
+const char *structs_def_file(struct struct_index *si, const char *tag,
+			     const char *file)
+{
+	GPtrArray *list;
+	GHashTable *visible;
+	const char *found = NULL;
+	guint n = 0;
+
+	g_mutex_lock(&si->lock);
+	list = g_hash_table_lookup(si->defs, tag);
+	visible = list ? closure(si, file) : NULL;
+	for (guint i = 0; list && i < list->len; i++) {
+		const struct sdef *d = list->pdata[i];
+
+		if (g_hash_table_contains(visible, d->file)) {
+			found = d->file;
+			n++;
+		}
+	}
+	g_mutex_unlock(&si->lock);
+	return n == 1 ? found : NULL;
+}
+
 const struct member *structs_member(struct struct_index *si, const char *tag,
 				    const char *name, const char *prefer_file)
 {

@@ -69,6 +69,11 @@ const struct member *structs_member_amb(struct struct_index *si,
 					const char *prefer_file,
 					bool *ambiguous);
 
+/* The file defining `tag` that `file` sees through its includes, when
+ * it sees exactly one; NULL otherwise.  Owned by the index. */
+const char *structs_def_file(struct struct_index *si, const char *tag,
+			     const char *file);
+
 bool structs_known(struct struct_index *si, const char *tag);
 
 #endif

@@ -118,8 +118,9 @@ static GPtrArray *git_list(struct tree *t, const char *const *paths,
 	g_ptr_array_add(argv, "--others");
 	g_ptr_array_add(argv, "--exclude-standard");
 	g_ptr_array_add(argv, "--");
+	/* "" (the whole tree) is not a pathspec git takes; "." is */
 	for (size_t i = 0; paths && paths[i]; i++)
-		g_ptr_array_add(argv, (char *)paths[i]);
+		g_ptr_array_add(argv, paths[i][0] ? (char *)paths[i] : ".");
 	g_ptr_array_add(argv, NULL);
 	if (!run_capture((const char *const *)argv->pdata, NULL, &text,
 			 &status, false, error) || status != 0) {

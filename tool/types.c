@@ -86,8 +86,16 @@ char *timer_key(struct conversion *cv, struct cfile *f, const char *func,
 	if (var_type(cv, f, func, c->base, &t) &&
 	    type_walk(cv, f->path, &t, c, 0, group) && t.ptr <= 1 &&
 	    ((const struct seg *)c->segs->pdata[group])->arrow == (t.ptr == 1)) {
+		const char *def = structs_def_file(conv_structs(cv), t.tag,
+						   f->path);
+
 		*container = g_strdup(t.tag);
-		key = g_strdup_printf("%s#%s", t.tag, field);
+		/* a struct a .c file defines for itself is its own: two
+		 * drivers' struct foo_priv are not one timer */
+		if (def && g_str_has_suffix(def, ".c"))
+			key = g_strdup_printf("%s@%s#%s", t.tag, def, field);
+		else
+			key = g_strdup_printf("%s#%s", t.tag, field);
 	} else {
 		key = g_strdup_printf("?%s#%s", f->path, field);
 	}
