@@ -100,10 +100,13 @@ def test_seed_callback_using_queue_for_more_is_refused(tmp_path):
     assert "timer_setup(&q->timeout, blk_rq_timed_out_timer, 0);" in blk
 
 
-def test_seed_only_block_path_still_converts_the_whole_unit(tmp_path):
-    """PATH narrows where sites are looked for; the unit still reaches
-    mm/ and include/, or the result would not build."""
+def test_seed_block_path_with_follow_units_converts_the_whole_unit(
+        tmp_path):
+    """With --follow-units, a PATH chooses the units; each still reaches
+    mm/ and include/, or the result would not build.  (Without it the
+    unit is refused: tests/test_paths.py.)"""
     tree = copy_tree(tmp_path)
-    timerconv("convert", "-C", tree, "--in-place", "block", check=0)
+    timerconv("convert", "-C", tree, "--in-place", "--follow-units",
+              "block", check=0)
     for path in CHANGED:
         assert (tree / path).read_text() == (EXPECTED / path).read_text()
