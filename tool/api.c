@@ -61,11 +61,21 @@ static const char *const new_names[] = {
 	"TIMER_DATA_TYPE", "TIMER_FUNC_TYPE", NULL
 };
 
+bool api_candidate(const char *name, size_t len)
+{
+	/* Every name, old or new, holds "timer" or "TIMER" */
+	if (len < 9 || len > 40)
+		return false;
+	for (size_t i = 0; i + 5 <= len; i++)
+		if ((name[i] == 't' && !memcmp(name + i, "timer", 5)) ||
+		    (name[i] == 'T' && !memcmp(name + i, "TIMER", 5)))
+			return true;
+	return false;
+}
+
 const struct api *api_lookup(const char *name, size_t len)
 {
-	/* Every name contains "timer" or "TIMER": a cheap first test. */
-	if (len < 9 || len > 40 || (!memmem(name, len, "timer", 5) &&
-				    !memmem(name, len, "TIMER", 5)))
+	if (!api_candidate(name, len))
 		return NULL;
 	for (size_t i = 0; i < sizeof(apis) / sizeof(apis[0]); i++)
 		if (strlen(apis[i].name) == len &&
@@ -76,6 +86,8 @@ const struct api *api_lookup(const char *name, size_t len)
 
 bool api_is_new_name(const char *name, size_t len)
 {
+	if (!api_candidate(name, len))
+		return false;
 	for (int i = 0; new_names[i]; i++)
 		if (strlen(new_names[i]) == len &&
 		    !memcmp(new_names[i], name, len))

@@ -36,6 +36,8 @@ struct api {
 	enum api_level gone_at;
 };
 
+/* Could name be one of the API's (old or new)?  A cheap first test. */
+bool api_candidate(const char *name, size_t len);
 const struct api *api_lookup(const char *name, size_t len);
 
 /* Names that only exist in the new API: a #define of one is a shim. */

@@ -647,7 +647,8 @@ static void mark_tokens(struct scanner *sc)
 		const struct token *tok = &sc->t[i];
 		const struct api *api;
 
-		if (tok->kind != TOK_IDENT || (tok->flags & TF_PP))
+		if (tok->kind != TOK_IDENT || (tok->flags & TF_PP) ||
+		    !api_candidate(tok->p, tok->len))
 			continue;
 		api = api_lookup(tok->p, tok->len);
 		if (api && api->kind != API_RENAME)

@@ -526,7 +526,9 @@ static GPtrArray *scan_includes(const char *text, size_t len)
 				close = q < eol && (*q == '"' || *q == '<') ?
 					memchr(q + 1, *q == '"' ? '"' : '>',
 					       (size_t)(eol - q - 1)) : NULL;
-				if (close && close > q + 1)
+				/* a NUL inside would cut the name short */
+				if (close && close > q + 1 &&
+				    !memchr(q, '\0', (size_t)(close - q)))
 					g_ptr_array_add(out, g_strndup(q,
 						(size_t)(close - q + 1)));
 			}
@@ -592,9 +594,12 @@ void structs_add_file(struct struct_index *si, const char *path,
 static char *include_target(struct struct_index *si, const char *file,
 			    const char *spec)
 {
-	char *name = g_strndup(spec + 1, strlen(spec) - 2);
-	char *found = NULL;
+	size_t n = strlen(spec);
+	char *name, *found = NULL;
 
+	if (n < 3)
+		return NULL;
+	name = g_strndup(spec + 1, n - 2);
 	if (spec[0] == '"') {
 		char *dir = g_path_get_dirname(file);
 		char *joined = g_build_filename(dir, name, NULL);
