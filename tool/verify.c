@@ -741,7 +741,7 @@ void verify_summary(struct conversion *cv, FILE *out)
 	fprintf(out, "; %u unit%s reverted: does not build after conversion\n",
 		n.reverted, n.reverted == 1 ? "" : "s");
 	if (v->unknown_config)
-		fprintf(out, "timerconv: verify: warning: could not ask kbuild which objects this config builds; every file counts as built by it\n");
+		fprintf(out, "timerconv: verify: warning: kbuild could not say for every file whether this config builds it; those files count as built by it\n");
 	fprintf(out, "timerconv: verify: %s%.1f s; %u compile%s in %u make run%s, %.1f s\n",
 		st->prepared ? "configured and prepared in " :
 			       "build directory ready in ",
