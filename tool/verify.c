@@ -673,10 +673,30 @@ const char *verify_site(struct conversion *cv, const struct csite *s)
 	return res;
 }
 
+/* Those that did not build before first (they want a look), by path. */
 static int cmp_obj(gconstpointer a, gconstpointer b)
 {
-	return strcmp((*(struct vobj *const *)a)->file->path,
-		      (*(struct vobj *const *)b)->file->path);
+	const struct vobj *x = *(struct vobj *const *)a;
+	const struct vobj *y = *(struct vobj *const *)b;
+
+	if ((x->state == VS_BROKEN_BEFORE) != (y->state == VS_BROKEN_BEFORE))
+		return x->state == VS_BROKEN_BEFORE ? -1 : 1;
+	return strcmp(x->file->path, y->file->path);
+}
+
+/* The objects in state st, sorted by path. */
+static GPtrArray *objs_in(struct verify *v, enum vstate st)
+{
+	GPtrArray *list = g_ptr_array_new();
+	GHashTableIter it;
+	gpointer val;
+
+	g_hash_table_iter_init(&it, v->objs);
+	while (g_hash_table_iter_next(&it, NULL, &val))
+		if (((struct vobj *)val)->state == st)
+			g_ptr_array_add(list, val);
+	g_ptr_array_sort(list, cmp_obj);
+	return list;
 }
 
 /* Files listed one by one in the summary; the report has them all. */
@@ -813,6 +833,25 @@ void verify_json(struct conversion *cv, JsonBuilder *b)
 	add_double(b, "prepare_seconds", st->prepare_s);
 	add_double(b, "compile_seconds", st->compile_s);
 	add_int(b, "compiles", st->compiled);
+	{
+		GPtrArray *broken = objs_in(v, VS_BROKEN_BEFORE);
+
+		json_builder_set_member_name(b, "broken_before");
+		json_builder_begin_array(b);
+		for (guint i = 0; i < broken->len; i++) {
+			struct vobj *o = broken->pdata[i];
+
+			json_builder_begin_object(b);
+			json_builder_set_member_name(b, "file");
+			json_builder_add_string_value(b, o->file->path);
+			json_builder_set_member_name(b, "error");
+			json_builder_add_string_value(b, o->before_error ?
+						      o->before_error : "");
+			json_builder_end_object(b);
+		}
+		json_builder_end_array(b);
+		g_ptr_array_free(broken, TRUE);
+	}
 	json_builder_end_object(b);
 }
 
