@@ -229,7 +229,7 @@ int cmd_convert(int argc, char **argv)
 		  "Also read struct definitions from the headers in DIR (repeatable), as for a module built outside the kernel tree",
 		  "DIR" },
 		{ "timeout", 0, 0, G_OPTION_ARG_INT, &o.timeout,
-		  "Seconds spatch may spend on one file (default: 120)", "S" },
+		  "Seconds spatch may spend on a file of up to 128 kB (default: 120); bigger files get more, up to 8 times", "S" },
 		{ "macro-file", 0, 0, G_OPTION_ARG_FILENAME, &o.macro_file,
 		  "Macro definitions that help spatch parse this tree", "FILE" },
 		{ "verify", 0, 0, G_OPTION_ARG_NONE, &o.verify,

@@ -1128,7 +1128,7 @@ int cmd_series(int argc, char **argv)
 		  "spatch processes (and make jobs, --verify) to run at once (default: number of CPUs)",
 		  "N" },
 		{ "timeout", 0, 0, G_OPTION_ARG_INT, &o.timeout,
-		  "Seconds spatch may spend on one file (default: 120)", "S" },
+		  "Seconds spatch may spend on a file of up to 128 kB (default: 120); bigger files get more, up to 8 times", "S" },
 		{ "macro-file", 0, 0, G_OPTION_ARG_FILENAME, &o.macro_file,
 		  "Macro definitions that help spatch parse this tree", "FILE" },
 		{ "include", 'I', 0, G_OPTION_ARG_FILENAME_ARRAY,
