@@ -99,16 +99,18 @@ static inline bool fuzz_json_trailing(const char *p, size_t len)
 }
 
 /*
- * json-glib 1.6 also leaks its string buffer when the escape of a high
- * surrogate (u+D800 to u+DBFF) is followed by an escape that is not a low
- * surrogate.  Conservative again: any high surrogate escape counts.
+ * json-glib 1.6 also leaks its string buffer when the escape of a
+ * surrogate is followed by an escape that is not a low surrogate.  It
+ * takes any escape from \ud800 to \udfff, low ones included, for the
+ * first half of a pair (and so \udcdz, read as u+DCCF).  Conservative
+ * again: any escape that starts \ud8 to \udf counts.
  */
 static inline bool fuzz_json_surrogate(const char *p, size_t len)
 {
 	for (size_t i = 0; i + 3 < len; i++)
 		if (p[i] == '\\' && p[i + 1] == 'u' &&
 		    (p[i + 2] == 'd' || p[i + 2] == 'D') &&
-		    strchr("89abAB", p[i + 3]) && p[i + 3])
+		    p[i + 3] && strchr("89abcdefABCDEF", p[i + 3]))
 			return true;
 	return false;
 }
