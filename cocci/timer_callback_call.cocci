@@ -78,18 +78,29 @@ p << ref_f.p;
 timerconv.emit("ref", p)
 
 // patch: a call is named by its function, the callback and the argument.
+// Only calls of a callback the plan names reach Python: spatch cannot hand
+// it an argument that is not UTF-8 (a Latin-1 string literal), and that
+// failure would cost the file every other rewrite.
 @call_p depends on patch@
-identifier fn;
+identifier cb : script:python () { timerconv.called(cb) };
 expression A;
 position p;
+@@
+
+cb@p(A)
+
+@call_name_p depends on patch@
+identifier fn;
+expression A;
+position call_p.p;
 @@
 
 fn@p(A)
 
 @script:python call_mk depends on patch@
 p << call_p.p;
-fn << call_p.fn;
-a << call_p.A;
+fn << call_name_p.fn;
+a << call_name_p.A;
 arg;
 @@
 

@@ -71,6 +71,12 @@ def planned(section, *parts):
     return _file_plan().get(section, {}).get(name(*parts))
 
 
+def called(fn):
+    """Whether the plan rewrites a direct call of fn in this file."""
+    calls = _file_plan().get("calls", {})
+    return any(k.split("|", 2)[1:2] == [fn] for k in calls)
+
+
 def renames():
     return _file_plan().get("renames", {})
 
