@@ -151,3 +151,47 @@ def test_no_progress_line_on_a_pipe_or_with_quiet(tmp_path):
     assert rc == 0
     assert "facts:" not in out and "\033[K" not in out
     assert "old-API sites found" in out
+
+
+def test_each_batch_asks_spatch_only_about_its_own_callbacks(tmp_path):
+    """The callback-name constraint, a Python call per identifier in the
+    rules as written, reaches spatch as the set of names the batch's
+    files contain; the conversion is the same."""
+    tree = tree_with_a_bad_file(tmp_path)
+    (tree / "drivers" / "bad.c").unlink()
+    keep = tmp_path / "tmp"
+    keep.mkdir()
+    timerconv("convert", "-C", tree, "--in-place", "--jobs", "1", check=0,
+              env={"TIMERCONV_KEEP_TMP": "1", "TMPDIR": str(keep)})
+    for i in range(6):
+        out = (tree / "drivers" / ("good%d.c" % i)).read_text()
+        assert out == GOOD_OUT.read_text().replace("foo_", "foo%d_" % i)
+    lists = list(keep.glob("timerconv-run-*/batch-facts-*.txt"))
+    assert len(lists) > 1, lists
+    seen = set()
+    for batch in lists:
+        files = [f for f in batch.read_text().split("\n") if f]
+        names = sorted("foo%s_watchdog" % os.path.basename(f)[4:-2]
+                       for f in files)
+        rules = batch.with_suffix(".cocci").read_text()
+        assert "timerconv.is_callback" not in rules
+        assert "identifier fn = {%s};" % ", ".join(names) in rules, names
+        seen.update(names)
+    assert len(seen) == 6
+
+
+def test_a_callback_named_like_an_smpl_word_keeps_the_rules_as_written(
+        tmp_path):
+    """`any` is a keyword in a metavariable declaration: the batch that
+    holds it asks Python, as the rules are written."""
+    tree = tmp_path / "tree"
+    (tree / "drivers").mkdir(parents=True)
+    (tree / "drivers" / "any.c").write_text(
+        GOOD.read_text().replace("foo_watchdog", "any"))
+    keep = tmp_path / "tmp"
+    keep.mkdir()
+    timerconv("convert", "-C", tree, "--in-place", check=0,
+              env={"TIMERCONV_KEEP_TMP": "1", "TMPDIR": str(keep)})
+    assert (tree / "drivers" / "any.c").read_text() == \
+        GOOD_OUT.read_text().replace("foo_watchdog", "any")
+    assert not list(keep.glob("timerconv-run-*/batch-facts-*.cocci"))

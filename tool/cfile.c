@@ -21,6 +21,7 @@ struct cfile *cfile_new(const char *path, char *text, size_t len)
 	f->text = text;
 	f->len = len;
 	f->refs = g_ptr_array_new();
+	f->cb_names = g_ptr_array_new_with_free_func(g_free);
 	return f;
 }
 
@@ -44,6 +45,7 @@ void cfile_free(struct cfile *f)
 	for (guint i = 0; i < f->refs->len; i++)
 		free_ref(f->refs->pdata[i]);
 	g_ptr_array_free(f->refs, TRUE);
+	g_ptr_array_free(f->cb_names, TRUE);
 	g_free(f->new_text);
 	g_free(f->rewrite_error);
 	g_free(f);

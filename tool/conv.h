@@ -38,6 +38,8 @@ struct cfile {
 	char *spatch_error;		/* the facts pass failed */
 	bool timed_out;
 	GPtrArray *refs;		/* struct cb_ref * */
+	GPtrArray *cb_names;		/* callback names among its
+					 * identifiers, in any context */
 	/* rewrite */
 	char *new_text;
 	size_t new_len;

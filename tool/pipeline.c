@@ -170,13 +170,16 @@ static bool run_facts(struct run *r, GHashTable *names, GError **error)
 	g_string_free(list, TRUE);
 	for (guint i = 0; i < r->cv.files->len; i++) {
 		struct cfile *f = r->cv.files->pdata[i];
+		struct spatch_file *sf;
 		char *abs;
 
 		if (!has_work(f))
 			continue;
 		abs = tree_abspath(&r->tree, f->path);
-		g_ptr_array_add(sfiles, spatch_file_new(
-			g_canonicalize_filename(abs, NULL), NULL, f->len));
+		sf = spatch_file_new(g_canonicalize_filename(abs, NULL), NULL,
+				     f->len);
+		sf->names = f->cb_names;
+		g_ptr_array_add(sfiles, sf);
 		g_ptr_array_add(files, f);
 		g_free(abs);
 	}

@@ -3,12 +3,21 @@
  * Where callback names are used, as the lexer sees it: every identifier
  * token of that name that is not a member (after . or ->).  This is the
  * over-approximation that a conversion is checked against; spatch must
- * account for each of these uses or the callback is refused.
+ * account for each of these uses or the callback is refused.  The names
+ * a file contains in any context also narrow spatch's callback-name
+ * constraint for that file (see spatch.c).
  */
 #include <string.h>
 
 #include "conv.h"
 #include "util.h"
+
+static void note_name(struct cfile *f, const char *name)
+{
+	if (!g_ptr_array_find_with_equal_func(f->cb_names, name,
+					      g_str_equal, NULL))
+		g_ptr_array_add(f->cb_names, g_strdup(name));
+}
 
 void refs_find(struct cfile *f, GHashTable *names)
 {
@@ -22,11 +31,6 @@ void refs_find(struct cfile *f, GHashTable *names)
 
 		if (t[i].kind != TOK_IDENT)
 			continue;
-		if ((t[i].flags & TF_PP) && !(t[i].flags & TF_DEFINE_BODY))
-			continue;
-		if (i > 0 && (tok_punct(&t[i - 1], '.') ||
-			      TOK_IS(&t[i - 1], "->")))
-			continue;
 		if (t[i].len + 1 > cap) {
 			cap = t[i].len + 64;
 			buf = g_realloc(buf, cap);
@@ -34,6 +38,13 @@ void refs_find(struct cfile *f, GHashTable *names)
 		memcpy(buf, t[i].p, t[i].len);
 		buf[t[i].len] = '\0';
 		if (!g_hash_table_contains(names, buf))
+			continue;
+		/* what spatch may match, wherever it is */
+		note_name(f, buf);
+		if ((t[i].flags & TF_PP) && !(t[i].flags & TF_DEFINE_BODY))
+			continue;
+		if (i > 0 && (tok_punct(&t[i - 1], '.') ||
+			      TOK_IS(&t[i - 1], "->")))
 			continue;
 		r = g_new0(struct cb_ref, 1);
 		r->name = g_strdup(buf);

@@ -290,6 +290,7 @@ void spatch_env_clear(struct spatch_env *env)
 struct batch {
 	GPtrArray *files;	/* struct spatch_file * */
 	const char *sp_file;
+	char *own_sp;		/* sp_file narrowed to its files' names */
 	char *list;		/* the --file-groups file */
 	int timeout;		/* spatch's --timeout for each of its files */
 	int limit;		/* seconds before the watchdog kills it */
@@ -325,6 +326,7 @@ struct live {
 static void batch_free(struct batch *b)
 {
 	g_ptr_array_free(b->files, TRUE);
+	g_free(b->own_sp);
 	g_free(b->list);
 	g_free(b->out_text);
 	g_free(b->err_text);
@@ -365,7 +367,8 @@ static GSubprocess *launch(struct runner *r, struct batch *b, GError **error)
 	g_ptr_array_add(argv, g_strdup("-D"));
 	g_ptr_array_add(argv, g_strdup(r->mode));
 	g_ptr_array_add(argv, g_strdup("--sp-file"));
-	g_ptr_array_add(argv, g_strdup(b->sp_file ? b->sp_file :
+	g_ptr_array_add(argv, g_strdup(b->own_sp ? b->own_sp :
+				       b->sp_file ? b->sp_file :
 				       env->sp_file));
 	g_ptr_array_add(argv, g_strdup("--file-groups"));
 	g_ptr_array_add(argv, g_strdup(b->list));
@@ -537,6 +540,111 @@ static struct batch *batch_new(struct runner *r, const char *sp_file)
 	return b;
 }
 
+/*
+ * The rules' callback-name constraint asks Python about every identifier
+ * spatch meets; the same test as a set of the names the batch's files
+ * contain is decided inside spatch, with the same matches.
+ */
+#define CB_CONSTRAINT \
+	": script:python \\(\\) \\{ timerconv\\.is_callback\\(\\w+\\) \\}"
+/* a set cannot be empty: a name no driver defines stands for none */
+#define NO_CALLBACK "__timerconv_no_callback__"
+
+/* Words SmPL reads as its own in a metavariable declaration. */
+static const char *const smpl_words[] = {
+	"analysis", "any", "assignment", "binary", "comments", "constant",
+	"context", "declaration", "declarer", "error", "expression",
+	"field", "format", "fresh", "function", "global", "identifier",
+	"idexpression", "initialiser", "initializer", "iterator", "list",
+	"local", "merge", "metavariable", "name", "operator", "parameter",
+	"position", "pure", "script", "statement", "symbol", "type",
+	"typedef", "virtual", "words", "complex", "size_t", "ssize_t",
+	"ptrdiff_t", "decimal", "EXEC", NULL
+};
+
+/*
+ * A name SmPL could read as something else there (a keyword, a rule, a
+ * metavariable or type of the rules: any word of their text) keeps the
+ * batch on the rules as written.
+ */
+static bool smpl_plain(const char *name, const char *rules)
+{
+	size_t len = strlen(name);
+
+	for (int i = 0; smpl_words[i]; i++)
+		if (!strcmp(name, smpl_words[i]))
+			return false;
+	for (const char *p = strstr(rules, name); p; p = strstr(p + 1, name))
+		if ((p == rules || !(g_ascii_isalnum(p[-1]) || p[-1] == '_')) &&
+		    !(g_ascii_isalnum(p[len]) || p[len] == '_'))
+			return false;
+	return true;
+}
+
+static char *narrowed_set(const struct batch *b, const char *rules)
+{
+	GHashTable *seen = g_hash_table_new(g_str_hash, g_str_equal);
+	GPtrArray *names = g_ptr_array_new();
+	GString *set = g_string_new("= {");
+
+	for (guint i = 0; i < b->files->len; i++) {
+		const struct spatch_file *f = b->files->pdata[i];
+
+		for (guint k = 0; k < f->names->len; k++)
+			if (g_hash_table_add(seen, f->names->pdata[k]))
+				g_ptr_array_add(names, f->names->pdata[k]);
+	}
+	for (guint i = 0; i < names->len; i++) {
+		if (smpl_plain(names->pdata[i], rules))
+			continue;
+		g_ptr_array_free(names, TRUE);
+		g_hash_table_destroy(seen);
+		g_string_free(set, TRUE);
+		return NULL;
+	}
+	g_ptr_array_sort(names, cmp_names);
+	for (guint i = 0; i < names->len; i++)
+		g_string_append_printf(set, "%s%s", i ? ", " : "",
+				       (char *)names->pdata[i]);
+	g_string_append(set, names->len ? "}" : NO_CALLBACK "}");
+	g_ptr_array_free(names, TRUE);
+	g_hash_table_destroy(seen);
+	return g_string_free(set, FALSE);
+}
+
+/* The batch's own rule file, when every file of it names its callbacks. */
+static bool batch_narrow(struct runner *r, struct batch *b)
+{
+	const char *base = b->sp_file ? b->sp_file : r->env->sp_file;
+	GRegex *re;
+	char *text = NULL, *set, *out;
+	bool ok;
+
+	for (guint i = 0; i < b->files->len; i++)
+		if (!((struct spatch_file *)b->files->pdata[i])->names)
+			return true;
+	if (!g_file_get_contents(base, &text, NULL, NULL))
+		return false;
+	set = narrowed_set(b, text);
+	if (!set) {
+		g_free(text);
+		return true;
+	}
+	re = g_regex_new(CB_CONSTRAINT, 0, 0, NULL);
+	out = g_regex_replace_literal(re, text, -1, 0, set, 0, NULL);
+	g_regex_unref(re);
+	g_free(set);
+	g_free(text);
+	if (!out)
+		return false;
+	b->own_sp = g_strdup_printf("%.*s.cocci",
+				    (int)(strlen(b->list) - strlen(".txt")),
+				    b->list);
+	ok = g_file_set_contents(b->own_sp, out, -1, NULL);
+	g_free(out);
+	return ok;
+}
+
 static bool batch_write(struct runner *r, struct batch *b)
 {
 	GString *list = g_string_new(NULL);
@@ -549,7 +657,8 @@ static bool batch_write(struct runner *r, struct batch *b)
 		g_string_append_printf(list, "%s\n\n", f->input);
 		largest = MAX(largest, f->size);
 	}
-	ok = g_file_set_contents(b->list, list->str, (gssize)list->len, NULL);
+	ok = g_file_set_contents(b->list, list->str, (gssize)list->len, NULL) &&
+	     batch_narrow(r, b);
 	g_string_free(list, TRUE);
 	/* a big file may take longer: the time-out grows with the largest
 	 * of the batch (they go by size), beyond TIMEOUT_SCALE bytes */

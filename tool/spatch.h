@@ -35,6 +35,9 @@ struct spatch_file {
 				 * in place) */
 	const char *sp_file;	/* rules to use instead of env->sp_file */
 	size_t size;
+	/* the callback names it contains (borrowed), or NULL: when set, the
+	 * rules' callback-name constraint is narrowed to them, by batch */
+	const GPtrArray *names;
 	/* out */
 	struct file_facts *facts;	/* its records, NULL if it failed */
 	bool timed_out;
