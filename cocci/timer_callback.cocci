@@ -193,7 +193,8 @@ timerconv.emit("proto", p, name=fn, ptype=pt, named=False)
 // Prototypes, in this file or in a header, before the definitions: spatch
 // would otherwise update a prototype in the definition's file itself.
 @cb_proto_p depends on patch@
-identifier fn, data;
+identifier fn : script:python () { timerconv.plans(fn) };
+identifier data;
 type R, PT;
 position p;
 @@
@@ -243,7 +244,8 @@ timerconv.done("protos", fn)
 // patch: the definition, by the plan's kind for it.  Each kind matches
 // anew: a position cannot be inherited across a rule that changed code.
 @cb_unused_p depends on patch@
-identifier fn, data;
+identifier fn : script:python () { timerconv.plans(fn) };
+identifier data;
 type R, PT;
 position p;
 @@
@@ -279,7 +281,8 @@ fn << cb_unused_x.fn;
 timerconv.done("callbacks", fn)
 
 @cb_direct_p depends on patch@
-identifier fn, data;
+identifier fn : script:python () { timerconv.plans(fn) };
+identifier data;
 type R, PT;
 position p;
 @@
@@ -357,7 +360,8 @@ fn << cb_direct_x.fn;
 timerconv.done("callbacks", fn)
 
 @cb_hop_p depends on patch@
-identifier fn, data;
+identifier fn : script:python () { timerconv.plans(fn) };
+identifier data;
 type R, PT;
 position p;
 @@
@@ -422,7 +426,8 @@ timerconv.done("callbacks", fn)
 // the local that from_timer() sets, followed by a blank line unless more
 // declarations follow (the plan says which).
 @cb_ptr_p depends on patch@
-identifier fn, data;
+identifier fn : script:python () { timerconv.plans(fn) };
+identifier data;
 type R, PT;
 position p;
 @@
@@ -466,7 +471,8 @@ fn << cb_ptr_x.fn;
 timerconv.done("callbacks", fn)
 
 @cb_ptrb_p depends on patch@
-identifier fn, data;
+identifier fn : script:python () { timerconv.plans(fn) };
+identifier data;
 type R, PT;
 position p;
 @@

@@ -77,6 +77,13 @@ def called(fn):
     return any(k.split("|", 2)[1:2] == [fn] for k in calls)
 
 
+def plans(fn):
+    """Whether the plan rewrites fn's definition or a prototype of it in
+    this file: the patch rules look no further at other functions."""
+    plan = _file_plan()
+    return fn in plan.get("callbacks", {}) or fn in plan.get("protos", {})
+
+
 def renames():
     return _file_plan().get("renames", {})
 

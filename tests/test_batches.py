@@ -154,9 +154,9 @@ def test_no_progress_line_on_a_pipe_or_with_quiet(tmp_path):
 
 
 def test_each_batch_asks_spatch_only_about_its_own_callbacks(tmp_path):
-    """The callback-name constraint, a Python call per identifier in the
-    rules as written, reaches spatch as the set of names the batch's
-    files contain; the conversion is the same."""
+    """The callback-name constraints, a Python call per identifier in the
+    rules as written, reach spatch behind the set of names the batch's
+    files contain, checked first; the conversion is the same."""
     tree = tree_with_a_bad_file(tmp_path)
     (tree / "drivers" / "bad.c").unlink()
     keep = tmp_path / "tmp"
@@ -166,18 +166,26 @@ def test_each_batch_asks_spatch_only_about_its_own_callbacks(tmp_path):
     for i in range(6):
         out = (tree / "drivers" / ("good%d.c" % i)).read_text()
         assert out == GOOD_OUT.read_text().replace("foo_", "foo%d_" % i)
-    lists = list(keep.glob("timerconv-run-*/batch-facts-*.txt"))
-    assert len(lists) > 1, lists
-    seen = set()
-    for batch in lists:
-        files = [f for f in batch.read_text().split("\n") if f]
-        names = sorted("foo%s_watchdog" % os.path.basename(f)[4:-2]
-                       for f in files)
-        rules = batch.with_suffix(".cocci").read_text()
-        assert "timerconv.is_callback" not in rules
-        assert "identifier fn = {%s};" % ", ".join(names) in rules, names
-        seen.update(names)
-    assert len(seen) == 6
+    for mode in ("facts", "patch"):
+        lists = list(keep.glob("timerconv-run-*/batch-%s-*.txt" % mode))
+        assert len(lists) > 1, lists
+        seen = set()
+        for batch in lists:
+            files = [f for f in batch.read_text().split("\n") if f]
+            names = sorted("foo%s_watchdog" % os.path.basename(f)[4:-2]
+                           for f in files)
+            rules = batch.with_suffix(".cocci").read_text()
+            python = ["identifier %s : script:python" % v
+                      for v in ("fn", "cb")]
+            assert not any(p in rules for p in python), mode
+            assert ("identifier fn = {%s} && : script:python () "
+                    "{ timerconv.is_callback(fn) };" % ", ".join(names)
+                    in rules), (mode, names)
+            assert ("identifier cb = {%s} && : script:python () "
+                    "{ timerconv.called(cb) };" % ", ".join(names)
+                    in rules), (mode, names)
+            seen.update(names)
+        assert len(seen) == 6, mode
 
 
 def test_a_callback_named_like_an_smpl_word_keeps_the_rules_as_written(

@@ -261,6 +261,7 @@ static bool rewrite_round(struct conversion *cv, struct spatch_env *env,
 		struct cfile *f = files->pdata[i];
 		JsonObject *plan = plan_for_file(cv, f);
 		const char *sp_file = NULL;
+		struct spatch_file *sf;
 		char *copy;
 
 		if (!plan)
@@ -283,7 +284,9 @@ static bool rewrite_round(struct conversion *cv, struct spatch_env *env,
 			goto out;
 		}
 		json_object_set_object_member(by_file, copy, plan);
-		g_ptr_array_add(sfiles, spatch_file_new(copy, sp_file, f->len));
+		sf = spatch_file_new(copy, sp_file, f->len);
+		sf->names = f->cb_names;
+		g_ptr_array_add(sfiles, sf);
 		g_ptr_array_add(planned, f);
 	}
 	plan_path = write_plan(env, all, round, error);

@@ -541,12 +541,14 @@ static struct batch *batch_new(struct runner *r, const char *sp_file)
 }
 
 /*
- * The rules' callback-name constraint asks Python about every identifier
- * spatch meets; the same test as a set of the names the batch's files
- * contain is decided inside spatch, with the same matches.
+ * The rules' callback-name constraints ask Python about every identifier
+ * spatch meets.  Each batch gets them behind the set of callback names
+ * its files contain, which spatch checks first: Python, which still
+ * decides, is asked about those names only.
  */
 #define CB_CONSTRAINT \
-	": script:python \\(\\) \\{ timerconv\\.is_callback\\(\\w+\\) \\}"
+	"(: script:python \\(\\) \\{ " \
+	"timerconv\\.(?:is_callback|called|plans)\\(\\w+\\) \\})"
 /* a set cannot be empty: a name no driver defines stands for none */
 #define NO_CALLBACK "__timerconv_no_callback__"
 
@@ -617,7 +619,7 @@ static bool batch_narrow(struct runner *r, struct batch *b)
 {
 	const char *base = b->sp_file ? b->sp_file : r->env->sp_file;
 	GRegex *re;
-	char *text = NULL, *set, *out;
+	char *text = NULL, *set, *repl, *out;
 	bool ok;
 
 	for (guint i = 0; i < b->files->len; i++)
@@ -631,8 +633,10 @@ static bool batch_narrow(struct runner *r, struct batch *b)
 		return true;
 	}
 	re = g_regex_new(CB_CONSTRAINT, 0, 0, NULL);
-	out = g_regex_replace_literal(re, text, -1, 0, set, 0, NULL);
+	repl = g_strconcat(set, " && \\1", NULL);
+	out = g_regex_replace(re, text, -1, 0, repl, 0, NULL);
 	g_regex_unref(re);
+	g_free(repl);
 	g_free(set);
 	g_free(text);
 	if (!out)
