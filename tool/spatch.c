@@ -566,13 +566,19 @@ static const char *const smpl_words[] = {
 
 /*
  * A name SmPL could read as something else there (a keyword, a rule, a
- * metavariable or type of the rules: any word of their text) keeps the
- * batch on the rules as written.
+ * metavariable or type of the rules: any word of their text), or not as
+ * a name at all (a GNU `$` in it), keeps the batch on the rules as
+ * written.
  */
 static bool smpl_plain(const char *name, const char *rules)
 {
 	size_t len = strlen(name);
 
+	if (!len || g_ascii_isdigit(name[0]))
+		return false;
+	for (size_t i = 0; i < len; i++)
+		if (!(g_ascii_isalnum(name[i]) || name[i] == '_'))
+			return false;
 	for (int i = 0; smpl_words[i]; i++)
 		if (!strcmp(name, smpl_words[i]))
 			return false;
