@@ -10,14 +10,6 @@
 
 #include "lexer.h"
 
-#if defined(__SANITIZE_ADDRESS__)
-#define TIMERCONV_ASAN 1
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define TIMERCONV_ASAN 1
-#endif
-#endif
-
 enum {
 	DEF_NAME,	/* expecting the macro name */
 	DEF_PARAMS,	/* inside the parameter list */
@@ -303,18 +295,30 @@ void lexer_next(struct lexer *lx, struct token *tok)
 		pp_account(lx, tok);
 }
 
+void lex_into(GArray *arr, const char *buf, size_t len)
+{
+	struct lexer lx;
+	struct token *tok;
+	guint n = 0;
+
+	lexer_init(&lx, buf, len);
+	do {
+		/* in place: no copy of each token, no call to grow per token */
+		if (n == arr->len)
+			g_array_set_size(arr, MAX(2 * n, 1024));
+		tok = &g_array_index(arr, struct token, n);
+		lexer_next(&lx, tok);
+		n++;
+	} while (tok->kind != TOK_EOF);
+	g_array_set_size(arr, n);
+}
+
 struct token *lex_all(const char *buf, size_t len, size_t *ntok)
 {
 	GArray *arr = g_array_sized_new(FALSE, FALSE, sizeof(struct token),
 					len / 4 + 16);
-	struct lexer lx;
-	struct token tok;
 
-	lexer_init(&lx, buf, len);
-	do {
-		lexer_next(&lx, &tok);
-		g_array_append_val(arr, tok);
-	} while (tok.kind != TOK_EOF);
+	lex_into(arr, buf, len);
 	*ntok = arr->len;
 #ifdef TIMERCONV_ASAN
 	/* No spare capacity: a read past the EOF token is then caught by

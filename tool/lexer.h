@@ -6,8 +6,19 @@
 #ifndef TIMERCONV_LEXER_H
 #define TIMERCONV_LEXER_H
 
+#include <glib.h>
 #include <stdbool.h>
 #include <stddef.h>
+
+/* Built with AddressSanitizer: token arrays then have no spare room, so
+ * that a read past the EOF token is caught. */
+#if defined(__SANITIZE_ADDRESS__)
+#define TIMERCONV_ASAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define TIMERCONV_ASAN 1
+#endif
+#endif
 
 enum tok_kind {
 	TOK_EOF,
@@ -93,6 +104,9 @@ static inline bool tok_punct(const struct token *tok, char c)
 
 /* Tokenise a whole buffer; the array ends with a TOK_EOF token. */
 struct token *lex_all(const char *buf, size_t len, size_t *ntok);
+/* The same into `arr` (struct token), which keeps its memory between
+ * files: a scan of many files lexes without allocating. */
+void lex_into(GArray *arr, const char *buf, size_t len);
 
 /* Index of the token that closes the bracket opened at tokens[i]. */
 size_t tok_match_close(const struct token *tokens, size_t ntok, size_t i);

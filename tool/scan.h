@@ -97,6 +97,10 @@ struct scan_result {
 bool scan_prefilter(const char *data, size_t len);
 struct scan_result *scan_file(const char *data, size_t len,
 			      const struct scan_opts *opts);
+/* The same, lexing into `scratch` (struct token) when it is not NULL. */
+struct scan_result *scan_file_reuse(const char *data, size_t len,
+				    const struct scan_opts *opts,
+				    GArray *scratch);
 
 /*
  * Turn .data and .function assignments into sites now that every timer

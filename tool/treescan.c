@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 #include <string.h>
 
+#include "lexer.h"
 #include "treescan.h"
 #include "util.h"
 
@@ -8,6 +9,7 @@ struct job {
 	struct treescan *ts;
 	const struct scan_opts *opts;
 	gssize bytes;
+	GAsyncQueue *scratch;	/* token arrays, one a worker at a time */
 };
 
 static void scan_one(size_t i, void *data)
@@ -27,8 +29,16 @@ static void scan_one(size_t i, void *data)
 	g_atomic_pointer_add(&job->bytes, (gssize)len);
 	/* The tree's own timer.h defines the API; it does not use it. */
 	if (scan_prefilter(text, len) &&
-	    strcmp(ts->files->pdata[i], "include/linux/timer.h"))
-		ts->results[i] = scan_file(text, len, job->opts);
+	    strcmp(ts->files->pdata[i], "include/linux/timer.h")) {
+		GArray *scratch = g_async_queue_try_pop(job->scratch);
+
+		if (!scratch)
+			scratch = g_array_new(FALSE, FALSE,
+					      sizeof(struct token));
+		ts->results[i] = scan_file_reuse(text, len, job->opts,
+						 scratch);
+		g_async_queue_push(job->scratch, scratch);
+	}
 	g_free(text);
 }
 
@@ -128,7 +138,8 @@ struct treescan *treescan_run(const struct tree *tree, GPtrArray *files,
 			      const struct scan_opts *opts, int jobs)
 {
 	struct treescan *ts = g_new0(struct treescan, 1);
-	struct job job = { ts, opts, 0 };
+	struct job job = { ts, opts, 0, g_async_queue_new_full(
+		(GDestroyNotify)g_array_unref) };
 
 	ts->tree = tree;
 	ts->files = files;
@@ -139,6 +150,7 @@ struct treescan *treescan_run(const struct tree *tree, GPtrArray *files,
 		g_hash_table_insert(ts->index, files->pdata[i],
 				    GSIZE_TO_POINTER(i + 1));
 	parallel_for(files->len, jobs, scan_one, &job);
+	g_async_queue_unref(job.scratch);
 	for (guint i = 0; i < files->len; i++)
 		if (ts->errors[i])
 			ts->nerrors++;
