@@ -312,7 +312,6 @@ struct runner {
 	gint next;
 	gint finished;		/* workers that have returned */
 	gint files_done;
-	GCancellable *cancel;
 	GMutex lock;
 	GPtrArray *running;	/* struct live * */
 };
@@ -416,7 +415,11 @@ static void run_batch(struct runner *r, struct batch *b)
 	g_mutex_lock(&r->lock);
 	g_ptr_array_add(r->running, &lv);
 	g_mutex_unlock(&r->lock);
-	if (!g_subprocess_communicate_utf8(proc, NULL, r->cancel, &out, &err,
+	/* No cancellable: GLib 2.74 can deadlock freeing communicate()'s
+	 * cancellable source on a worker thread (seen: a run idle for good
+	 * in g_source_unref).  Ctrl-C and the watchdog end the process
+	 * instead, which ends communicate(). */
+	if (!g_subprocess_communicate_utf8(proc, NULL, NULL, &out, &err,
 					   &error)) {
 		g_subprocess_force_exit(proc);
 		g_subprocess_wait(proc, NULL, NULL);
@@ -445,8 +448,7 @@ static gpointer worker(gpointer data)
 		guint i = (guint)g_atomic_int_add(&r->next, 1);
 		struct batch *b;
 
-		if (i >= r->batches->len ||
-		    g_cancellable_is_cancelled(r->cancel))
+		if (i >= r->batches->len || interrupted())
 			break;
 		b = r->batches->pdata[i];
 		run_batch(r, b);
@@ -489,8 +491,6 @@ static void run_batches(struct runner *r, guint total, guint done_before)
 			}
 		}
 		g_mutex_unlock(&r->lock);
-		if (interrupted() && !g_cancellable_is_cancelled(r->cancel))
-			g_cancellable_cancel(r->cancel);
 		if (env->progress)
 			env->progress(env->progress_ctx, r->mode, done_before +
 				      (guint)g_atomic_int_get(&r->files_done),
@@ -769,7 +769,6 @@ void spatch_run_files(struct spatch_env *env, const char *mode,
 
 		g_hash_table_insert(by_input, f->input, f);
 	}
-	r.cancel = g_cancellable_new();
 	r.running = g_ptr_array_new();
 	g_mutex_init(&r.lock);
 	/* a first round in batches, a second file by file for the files
@@ -804,7 +803,6 @@ void spatch_run_files(struct spatch_env *env, const char *mode,
 	g_ptr_array_free(todo, TRUE);
 	g_ptr_array_free(r.running, TRUE);
 	g_mutex_clear(&r.lock);
-	g_object_unref(r.cancel);
 	g_hash_table_destroy(by_input);
 }
 
