@@ -593,31 +593,32 @@ static char *narrowed_set(const struct batch *b, const char *rules)
 {
 	GHashTable *seen = g_hash_table_new(g_str_hash, g_str_equal);
 	GPtrArray *names = g_ptr_array_new();
-	GString *set = g_string_new("= {");
+	GString *set = NULL;
+	bool plain = true;
 
 	for (guint i = 0; i < b->files->len; i++) {
 		const struct spatch_file *f = b->files->pdata[i];
 
-		for (guint k = 0; k < f->names->len; k++)
-			if (g_hash_table_add(seen, f->names->pdata[k]))
-				g_ptr_array_add(names, f->names->pdata[k]);
+		for (guint k = 0; plain && k < f->names->len; k++) {
+			char *name = f->names->pdata[k];
+
+			if (!g_hash_table_add(seen, name))
+				continue;
+			g_ptr_array_add(names, name);
+			plain = smpl_plain(name, rules);
+		}
 	}
-	for (guint i = 0; i < names->len; i++) {
-		if (smpl_plain(names->pdata[i], rules))
-			continue;
-		g_ptr_array_free(names, TRUE);
-		g_hash_table_destroy(seen);
-		g_string_free(set, TRUE);
-		return NULL;
+	if (plain) {
+		g_ptr_array_sort(names, cmp_names);
+		set = g_string_new("= {");
+		for (guint i = 0; i < names->len; i++)
+			g_string_append_printf(set, "%s%s", i ? ", " : "",
+					       (char *)names->pdata[i]);
+		g_string_append(set, names->len ? "}" : NO_CALLBACK "}");
 	}
-	g_ptr_array_sort(names, cmp_names);
-	for (guint i = 0; i < names->len; i++)
-		g_string_append_printf(set, "%s%s", i ? ", " : "",
-				       (char *)names->pdata[i]);
-	g_string_append(set, names->len ? "}" : NO_CALLBACK "}");
 	g_ptr_array_free(names, TRUE);
 	g_hash_table_destroy(seen);
-	return g_string_free(set, FALSE);
+	return set ? g_string_free(set, FALSE) : NULL;
 }
 
 /* The batch's own rule file, when every file of it names its callbacks. */
