@@ -203,3 +203,46 @@ def test_a_callback_named_like_an_smpl_word_keeps_the_rules_as_written(
     assert (tree / "drivers" / "any.c").read_text() == \
         GOOD_OUT.read_text().replace("foo_watchdog", "any")
     assert not list(keep.glob("timerconv-run-*/batch-facts-*.cocci"))
+
+
+# A spatch that notes the OCaml runtime settings it was started with.
+RECORDER = """#!%(python)s
+import os, sys
+with open(%(log)r, "a") as f:
+    f.write(repr(os.environ.get("OCAMLRUNPARAM")) + "\\n")
+os.execv(%(real)r, [%(real)r] + sys.argv[1:])
+"""
+
+
+def recording_path(tmp_path):
+    bindir = tmp_path / "bin"
+    bindir.mkdir()
+    log = tmp_path / "ocamlrunparam.log"
+    spatch = bindir / "spatch"
+    spatch.write_text(RECORDER % {"python": sys.executable,
+                                  "real": shutil.which("spatch"),
+                                  "log": str(log)})
+    spatch.chmod(0o755)
+    return "%s:%s" % (bindir, os.environ["PATH"]), log
+
+
+def test_spatch_runs_with_a_lazier_major_gc_unless_the_user_set_one(
+        tmp_path, monkeypatch):
+    """spatch spends a fifth of its time in OCaml's major GC at the default
+    pace: timerconv starts it with space_overhead 1000, but leaves a
+    user's own OCAMLRUNPARAM alone."""
+    tree = tree_with_a_bad_file(tmp_path, n=2)
+    (tree / "drivers" / "bad.c").unlink()
+    path, log = recording_path(tmp_path)
+    monkeypatch.delenv("OCAMLRUNPARAM", raising=False)
+    monkeypatch.delenv("CAMLRUNPARAM", raising=False)
+    for user, expected in ((None, "'o=1000'"), ("v=0", "'v=0'")):
+        env = {"PATH": path}
+        if user:
+            env["OCAMLRUNPARAM"] = user
+        log.write_text("")
+        proc = timerconv("convert", "-C", tree, env=env, check=0)
+        assert "+\ttimer_setup(" in proc.stdout, proc.stderr
+        # spatch --version aside, every spatch ran a batch
+        runs = log.read_text().split("\n")[1:-1]
+        assert runs and set(runs) == {expected}, runs
