@@ -145,25 +145,41 @@ static const char *skip_quoted(struct lexer *lx, const char *p, char q)
 	return p;
 }
 
-static const char *const punct3[] = { "<<=", ">>=", "...", NULL };
-static const char *const punct2[] = {
-	"->", "++", "--", "<<", ">>", "<=", ">=", "==", "!=", "&&", "||",
-	"*=", "/=", "%=", "+=", "-=", "&=", "^=", "|=", "##", NULL
-};
-
+/* The length of the punctuator at p: 3 for <<= >>= ..., 2 for the
+ * two-character ones (-> ++ -- << >> <= >= == != && || ## and the
+ * compound assignments), 1 for any other byte. */
 static size_t punct_len(const char *p, const char *end)
 {
 	size_t avail = end - p;
+	char c = p[0], d = avail >= 2 ? p[1] : 0;
 
-	if (avail >= 3)
-		for (int i = 0; punct3[i]; i++)
-			if (!memcmp(p, punct3[i], 3))
-				return 3;
-	if (avail >= 2)
-		for (int i = 0; punct2[i]; i++)
-			if (p[0] == punct2[i][0] && p[1] == punct2[i][1])
-				return 2;
-	return 1;
+	if (avail >= 3 && ((c == '<' && d == '<') || (c == '>' && d == '>')) &&
+	    p[2] == '=')
+		return 3;
+	if (avail >= 3 && c == '.' && d == '.' && p[2] == '.')
+		return 3;
+	switch (c) {
+	case '-':
+		return d == '>' || d == '-' || d == '=' ? 2 : 1;
+	case '+':
+	case '&':
+	case '|':
+		return d == c || d == '=' ? 2 : 1;
+	case '<':
+	case '>':
+		return d == c || d == '=' ? 2 : 1;
+	case '=':
+	case '!':
+	case '*':
+	case '/':
+	case '%':
+	case '^':
+		return d == '=' ? 2 : 1;
+	case '#':
+		return d == '#' ? 2 : 1;
+	default:
+		return 1;
+	}
 }
 
 static enum pp_kind directive_kind(const struct token *tok)
