@@ -56,13 +56,32 @@ void refs_find(struct cfile *f, GHashTable *names)
 	g_free(buf);
 }
 
+/* A word's first two bytes and length, folded to a bit of the filter. */
+#define FILTER_BITS 65536u
+
+static inline guint filter_bit(const char *w, size_t len)
+{
+	guint b = (guint)(unsigned char)w[0] << 8 |
+		  (len > 1 ? (unsigned char)w[1] : 0);
+
+	return (b ^ (guint)len << 10 ^ (guint)len) % FILTER_BITS;
+}
+
 struct refs_job {
 	const struct tree *tree;
 	GPtrArray *files;
 	GHashTable *names;
 	gsize min_len, max_len;
 	gboolean *hit;
+	/* a bit set for each name: most words of a file miss it, and are
+	 * not looked up */
+	guint8 filter[FILTER_BITS / 8];
 };
+
+static bool is_word_byte(unsigned char c)
+{
+	return g_ascii_isalnum(c) || c == '_';
+}
 
 /* Does the text contain one of the names as a whole identifier? */
 static bool mentions(const struct refs_job *job, const char *text,
@@ -72,16 +91,20 @@ static bool mentions(const struct refs_job *job, const char *text,
 
 	for (size_t i = 0; i < len;) {
 		size_t start;
+		guint bit;
 
-		if (!(g_ascii_isalnum(text[i]) || text[i] == '_')) {
+		if (!is_word_byte(text[i])) {
 			i++;
 			continue;
 		}
 		start = i;
-		while (i < len && (g_ascii_isalnum(text[i]) || text[i] == '_'))
+		while (i < len && is_word_byte(text[i]))
 			i++;
 		if (i - start < job->min_len || i - start > job->max_len ||
 		    i - start >= sizeof(buf))
+			continue;
+		bit = filter_bit(text + start, i - start);
+		if (!(job->filter[bit / 8] & 1u << bit % 8))
 			continue;
 		memcpy(buf, text + start, i - start);
 		buf[i - start] = '\0';
@@ -106,25 +129,32 @@ static void refs_one(size_t i, void *data)
 GPtrArray *refs_files(const struct tree *tree, GPtrArray *files,
 		      GHashTable *names, int jobs)
 {
-	struct refs_job job = { tree, files, names, G_MAXSIZE, 0, NULL };
+	struct refs_job *job = g_new0(struct refs_job, 1);
 	GPtrArray *out = g_ptr_array_new();
 	GHashTableIter it;
 	gpointer key;
 
-	if (!g_hash_table_size(names))
-		return out;
+	*job = (struct refs_job){ tree, files, names, G_MAXSIZE, 0, NULL };
 	g_hash_table_iter_init(&it, names);
 	while (g_hash_table_iter_next(&it, &key, NULL)) {
 		gsize l = strlen(key);
+		guint bit;
 
-		job.min_len = MIN(job.min_len, l);
-		job.max_len = MAX(job.max_len, l);
+		if (!l)
+			continue;
+		bit = filter_bit(key, l);
+		job->filter[bit / 8] |= 1u << bit % 8;
+		job->min_len = MIN(job->min_len, l);
+		job->max_len = MAX(job->max_len, l);
 	}
-	job.hit = g_new0(gboolean, files->len);
-	parallel_for(files->len, jobs, refs_one, &job);
-	for (guint i = 0; i < files->len; i++)
-		if (job.hit[i])
-			g_ptr_array_add(out, files->pdata[i]);
-	g_free(job.hit);
+	if (job->max_len) {
+		job->hit = g_new0(gboolean, files->len);
+		parallel_for(files->len, jobs, refs_one, job);
+		for (guint i = 0; i < files->len; i++)
+			if (job->hit[i])
+				g_ptr_array_add(out, files->pdata[i]);
+		g_free(job->hit);
+	}
+	g_free(job);
 	return out;
 }
