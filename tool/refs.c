@@ -129,32 +129,27 @@ static void refs_one(size_t i, void *data)
 GPtrArray *refs_files(const struct tree *tree, GPtrArray *files,
 		      GHashTable *names, int jobs)
 {
-	struct refs_job *job = g_new0(struct refs_job, 1);
+	struct refs_job job = { tree, files, names, G_MAXSIZE, 0, NULL };
 	GPtrArray *out = g_ptr_array_new();
 	GHashTableIter it;
 	gpointer key;
 
-	*job = (struct refs_job){ tree, files, names, G_MAXSIZE, 0, NULL };
+	if (!g_hash_table_size(names))
+		return out;
 	g_hash_table_iter_init(&it, names);
 	while (g_hash_table_iter_next(&it, &key, NULL)) {
 		gsize l = strlen(key);
-		guint bit;
+		guint bit = filter_bit(key, l);
 
-		if (!l)
-			continue;
-		bit = filter_bit(key, l);
-		job->filter[bit / 8] |= 1u << bit % 8;
-		job->min_len = MIN(job->min_len, l);
-		job->max_len = MAX(job->max_len, l);
+		job.filter[bit / 8] |= 1u << bit % 8;
+		job.min_len = MIN(job.min_len, l);
+		job.max_len = MAX(job.max_len, l);
 	}
-	if (job->max_len) {
-		job->hit = g_new0(gboolean, files->len);
-		parallel_for(files->len, jobs, refs_one, job);
-		for (guint i = 0; i < files->len; i++)
-			if (job->hit[i])
-				g_ptr_array_add(out, files->pdata[i]);
-		g_free(job->hit);
-	}
-	g_free(job);
+	job.hit = g_new0(gboolean, files->len);
+	parallel_for(files->len, jobs, refs_one, &job);
+	for (guint i = 0; i < files->len; i++)
+		if (job.hit[i])
+			g_ptr_array_add(out, files->pdata[i]);
+	g_free(job.hit);
 	return out;
 }
