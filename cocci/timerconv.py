@@ -6,6 +6,9 @@ The driver (tool/) runs spatch on batches of files, one file per group
 
   TIMERCONV_CALLBACKS  file listing the callback names of interest
   TIMERCONV_PLAN       the plan (patch mode), JSON: {"files": {path: plan}}
+  TIMERCONV_SPEC       a Unix socket (facts and patch at once): the plan
+                       of a file is asked of the driver, with the file's
+                       facts, when a patch rule first needs it
 
 In facts mode the rules print one JSON record per line, prefixed with
 "TIMERCONV " and naming the file it is about, to stdout; the driver parses
@@ -20,11 +23,19 @@ function, the API name and the operands as spatch prints them, joined by
 
 import json
 import os
+import socket
 import sys
 
 _plan = None
 _callbacks = None
 _cocci = None
+_spec_path = os.environ.get("TIMERCONV_SPEC")
+# TIMERCONV_SPEC: the connection, and the file at hand with its records
+# and the plan the driver gave for it
+_spec = None
+_spec_file = None
+_spec_records = []
+_spec_plan = None
 
 
 def init(cocci):
@@ -59,7 +70,46 @@ def name(*parts):
     return "|".join(" ".join(str(x).split()) for x in parts)
 
 
+def _spec_at(f):
+    """Start on file f: its records so far are the ones to send."""
+    global _spec_file, _spec_records, _spec_plan
+    if f != _spec_file:
+        _spec_file, _spec_records, _spec_plan = f, [], None
+
+
+def _recv_exact(n):
+    data = b""
+    while len(data) < n:
+        chunk = _spec.recv(n - len(data))
+        if not chunk:
+            raise IOError("timerconv: the driver closed the plan socket")
+        data += chunk
+    return data
+
+
+def _ask_plan(f):
+    """The driver's plan for f, given f's facts: "<length>\\n<text>" each
+    way, the request being the file's name on a line, then its records."""
+    global _spec
+    if _spec is None:
+        _spec = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        _spec.connect(os.environ["TIMERCONV_SPEC"])
+    body = (f + "\n" + "".join(_spec_records)).encode()
+    _spec.sendall(b"%d\n" % len(body) + body)
+    head = b""
+    while not head.endswith(b"\n"):
+        head += _recv_exact(1)
+    return json.loads(_recv_exact(int(head)).decode())
+
+
 def _file_plan():
+    global _spec_plan
+    if _spec_path:
+        f = current()
+        _spec_at(f)
+        if _spec_plan is None:
+            _spec_plan = _ask_plan(f)
+        return _spec_plan
     plan = _load_plan()
     if "files" in plan:
         return plan["files"].get(current(), {})
@@ -106,7 +156,11 @@ def emit(kind, p=None, **fields):
         rec["col"] = int(p[0].column)
         rec["func"] = p[0].current_element
     rec.update(fields)
-    sys.stdout.write("TIMERCONV " + json.dumps(rec) + "\n")
+    line = "TIMERCONV " + json.dumps(rec) + "\n"
+    sys.stdout.write(line)
+    if _spec_path:
+        _spec_at(rec["file"])
+        _spec_records.append(line)
 
 
 def extent(p):

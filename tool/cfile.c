@@ -48,6 +48,9 @@ void cfile_free(struct cfile *f)
 	g_ptr_array_free(f->cb_names, TRUE);
 	g_free(f->new_text);
 	g_free(f->rewrite_error);
+	g_free(f->spec_plan);
+	g_free(f->spec_text);
+	facts_free(f->spec_done);
 	g_free(f);
 }
 

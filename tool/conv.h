@@ -48,6 +48,13 @@ struct cfile {
 	bool is_new;			/* created by the run (compat header) */
 	bool compat_include;		/* the plan adds the compat #include */
 	bool compat_missing;		/* ... and spatch could not */
+	/* the facts+patch pass (speculate.h) */
+	char *spec_plan;		/* the plan it was given, canonical;
+					 * NULL: no rule asked for one */
+	char *spec_text;		/* its result; NULL: unchanged */
+	size_t spec_len;
+	struct file_facts *spec_done;	/* its "done" records */
+	bool spec_ok;			/* spatch ran it to the end */
 };
 
 struct unit;

@@ -404,6 +404,16 @@ void facts_free(struct file_facts *ff)
 	g_free(ff);
 }
 
+struct file_facts *facts_take_done(struct file_facts *ff)
+{
+	struct file_facts *done = facts_new();
+	GHashTable *t = done->done;
+
+	done->done = ff->done;
+	ff->done = t;
+	return done;
+}
+
 const char *facts_type(const struct file_facts *ff, const char *func,
 		       const char *name)
 {

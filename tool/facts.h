@@ -98,6 +98,8 @@ struct file_facts *facts_parse(const char *text);
 /* The output of a batch: the facts of each file the records name. */
 GHashTable *facts_parse_files(const char *text);
 void facts_free(struct file_facts *ff);
+/* ff's "done" records, moved to facts of their own. */
+struct file_facts *facts_take_done(struct file_facts *ff);
 
 /* The type spatch inferred for variable `name` in function `func`. */
 const char *facts_type(const struct file_facts *ff, const char *func,

@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  *   scan (C lexer, every file)  ->  facts (spatch, candidate files and
- *   the files that define, declare or call their callbacks)  ->  plan
- *   (units, decided across files)  ->  rewrite (spatch, the files of
- *   converted units, verified)  ->  wrap (kernel style)
+ *   the files that define, declare or call their callbacks; each file
+ *   rewritten too, with the plan it would have alone: speculate.h)  ->
+ *   plan (units, decided across files)  ->  rewrite (spatch, the files
+ *   whose real plan is not the one they had, verified)  ->  wrap
+ *   (kernel style)
  */
 #include <stdio.h>
 #include <string.h>
@@ -11,6 +13,7 @@
 #include "compat.h"
 #include "pipeline.h"
 #include "progress.h"
+#include "speculate.h"
 #include "treescan.h"
 #include "util.h"
 #include "verify.h"
@@ -149,41 +152,82 @@ static bool has_work(const struct cfile *f)
 	return f->refs->len > 0;
 }
 
-static bool run_facts(struct run *r, GHashTable *names, GError **error)
+static char *write_callbacks(struct run *r, GHashTable *names,
+			     GError **error)
 {
-	GPtrArray *sfiles = g_ptr_array_new_with_free_func(
-		(GDestroyNotify)spatch_file_free);
-	GPtrArray *files = g_ptr_array_new();
 	char *cbfile = g_build_filename(r->env.workdir, "callbacks.txt", NULL);
 	GString *list = g_string_new(NULL);
 	GHashTableIter it;
 	gpointer key;
+	bool ok;
 
 	g_hash_table_iter_init(&it, names);
 	while (g_hash_table_iter_next(&it, &key, NULL))
 		g_string_append_printf(list, "%s\n", (char *)key);
-	if (!g_file_set_contents(cbfile, list->str, list->len, error)) {
-		g_string_free(list, TRUE);
-		g_free(cbfile);
-		return false;
-	}
+	ok = g_file_set_contents(cbfile, list->str, list->len, error);
 	g_string_free(list, TRUE);
+	if (!ok) {
+		g_free(cbfile);
+		return NULL;
+	}
+	return cbfile;
+}
+
+/*
+ * Facts and patch in one pass (speculate.h), unless a file may need the
+ * compat #include (a rule file of its own, chosen by the plan) or
+ * TIMERCONV_NO_SPECULATE is set.
+ */
+static bool speculating(struct run *r)
+{
+	return !r->cv.compat_header && !g_getenv("TIMERCONV_NO_SPECULATE");
+}
+
+static bool run_facts(struct run *r, const struct pipeline_opts *o,
+		      GHashTable *names, GError **error)
+{
+	GPtrArray *sfiles = g_ptr_array_new_with_free_func(
+		(GDestroyNotify)spatch_file_free);
+	GPtrArray *files = g_ptr_array_new();
+	struct speculation *spec = NULL;
+	char *cbfile = write_callbacks(r, names, error);
+	bool ok = false;
+
+	if (!cbfile)
+		goto out;
+	/* without the socket, facts and patch go as two passes */
+	if (speculating(r))
+		spec = spec_start(&r->cv, r->env.workdir,
+				  r->whole && !o->follow_units, NULL);
 	for (guint i = 0; i < r->cv.files->len; i++) {
 		struct cfile *f = r->cv.files->pdata[i];
 		struct spatch_file *sf;
-		char *abs;
+		char *input;
 
 		if (!has_work(f))
 			continue;
-		abs = tree_abspath(&r->tree, f->path);
-		sf = spatch_file_new(g_canonicalize_filename(abs, NULL), NULL,
-				     f->len);
+		if (spec) {
+			input = spec_input(spec, f, error);
+			if (!input)
+				goto out;
+		} else {
+			char *abs = tree_abspath(&r->tree, f->path);
+
+			input = g_canonicalize_filename(abs, NULL);
+			g_free(abs);
+		}
+		sf = spatch_file_new(input, NULL, f->len);
 		sf->names = f->cb_names;
 		g_ptr_array_add(sfiles, sf);
 		g_ptr_array_add(files, f);
-		g_free(abs);
 	}
-	spatch_run_files(&r->env, "facts", sfiles, NULL, cbfile, false);
+	if (spec) {
+		spatch_run_spec(&r->env, sfiles, cbfile, spec_socket(spec));
+		spec_stop(spec);
+	} else {
+		spatch_run_files(&r->env, "facts", sfiles, NULL, cbfile,
+				 false);
+	}
 	for (guint i = 0; i < sfiles->len; i++) {
 		struct spatch_file *sf = sfiles->pdata[i];
 		struct cfile *f = files->pdata[i];
@@ -194,16 +238,22 @@ static bool run_facts(struct run *r, GHashTable *names, GError **error)
 						   "spatch timed out");
 		f->facts = sf->facts ? sf->facts : facts_parse("");
 		sf->facts = NULL;
+		if (spec)
+			spec_result(f, sf->input, f->facts,
+				    !sf->error && !sf->timed_out);
 	}
-	g_ptr_array_free(sfiles, TRUE);
-	g_ptr_array_free(files, TRUE);
-	g_free(cbfile);
 	if (interrupted()) {
 		g_set_error(error, G_IO_ERROR, G_IO_ERROR_CANCELLED,
 			    "interrupted");
-		return false;
+		goto out;
 	}
-	return true;
+	ok = true;
+out:
+	spec_free(spec);
+	g_ptr_array_free(sfiles, TRUE);
+	g_ptr_array_free(files, TRUE);
+	g_free(cbfile);
+	return ok;
 }
 
 static bool gather(struct run *r, const struct pipeline_opts *o,
@@ -268,7 +318,7 @@ static bool gather(struct run *r, const struct pipeline_opts *o,
 	for (guint i = 0; i < r->cv.files->len; i++)
 		refs_find(r->cv.files->pdata[i], names);
 	timing("refs");
-	ok = o->scan_only || run_facts(r, names, error);
+	ok = o->scan_only || run_facts(r, o, names, error);
 	timing("facts");
 out:
 	treescan_free(ts);

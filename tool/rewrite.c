@@ -14,6 +14,7 @@
 #include "compat.h"
 #include "conv.h"
 #include "spatch.h"
+#include "speculate.h"
 #include "util.h"
 #include "verify.h"
 
@@ -254,6 +255,7 @@ static bool rewrite_round(struct conversion *cv, struct spatch_env *env,
 	JsonObject *all = json_object_new();
 	JsonObject *by_file = json_object_new();
 	char *plan_path = NULL;
+	guint kept = 0;
 	bool ok = false;
 
 	json_object_set_object_member(all, "files", by_file);
@@ -266,6 +268,12 @@ static bool rewrite_round(struct conversion *cv, struct spatch_env *env,
 
 		if (!plan)
 			continue;
+		/* the facts+patch pass rewrote it with this very plan */
+		if (!round && spec_take(f, plan)) {
+			json_object_unref(plan);
+			kept++;
+			continue;
+		}
 		f->compat_include = needs_compat(cv, f, plan);
 		if (f->compat_include) {
 			char *inc = compat_include_path(f->path,
@@ -289,6 +297,9 @@ static bool rewrite_round(struct conversion *cv, struct spatch_env *env,
 		g_ptr_array_add(sfiles, sf);
 		g_ptr_array_add(planned, f);
 	}
+	if (kept && g_getenv("TIMERCONV_TIMINGS"))
+		fprintf(stderr, "timerconv: timing: %u files kept from the facts+patch pass, %u to rewrite\n",
+			kept, sfiles->len);
 	plan_path = write_plan(env, all, round, error);
 	if (!plan_path)
 		goto out;

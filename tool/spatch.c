@@ -210,9 +210,47 @@ fail:
 	return NULL;
 }
 
+/*
+ * The same rules with every facts rule moved ahead of the others, for a
+ * pass that gathers facts and rewrites at once: the patch rules of a
+ * file then run once all its facts are out, and nothing the patch rules
+ * change is seen by a facts rule.  A rule's script follows it.
+ */
+static char *facts_first(const char *text)
+{
+	GString *head = g_string_new(NULL);
+	GString *facts = g_string_new(NULL);
+	GString *rest = g_string_new(NULL);
+	GString *to = head;
+	char **lines = g_strsplit(text, "\n", -1);
+
+	for (int i = 0; lines[i]; i++) {
+		const char *l = lines[i];
+
+		if (l[0] == '@' && l[1] != '@') {
+			if (g_str_has_prefix(l, "@initialize:"))
+				to = head;
+			else if (strstr(l, " depends on facts"))
+				to = facts;
+			else
+				to = rest;
+		}
+		g_string_append(to, l);
+		if (lines[i + 1])
+			g_string_append_c(to, '\n');
+	}
+	g_strfreev(lines);
+	g_string_append(head, facts->str);
+	g_string_append(head, rest->str);
+	g_string_free(facts, TRUE);
+	g_string_free(rest, TRUE);
+	return g_string_free(head, FALSE);
+}
+
 bool spatch_env_init(struct spatch_env *env, GError **error)
 {
-	char *text;
+	char *text, *spec;
+	bool ok;
 
 	if (!check_version(error))
 		return false;
@@ -231,12 +269,14 @@ bool spatch_env_init(struct spatch_env *env, GError **error)
 	if (!text)
 		return false;
 	env->sp_file = g_build_filename(env->workdir, "timerconv.cocci", NULL);
-	if (!g_file_set_contents(env->sp_file, text, -1, error)) {
-		g_free(text);
-		return false;
-	}
+	env->spec_sp_file = g_build_filename(env->workdir,
+					     "timerconv-spec.cocci", NULL);
+	spec = facts_first(text);
+	ok = g_file_set_contents(env->sp_file, text, -1, error) &&
+	     g_file_set_contents(env->spec_sp_file, spec, -1, error);
 	g_free(text);
-	return true;
+	g_free(spec);
+	return ok;
 }
 
 const char *spatch_sp_with_include(struct spatch_env *env,
@@ -284,6 +324,7 @@ void spatch_env_clear(struct spatch_env *env)
 		g_hash_table_destroy(env->variants);
 	g_free(env->cocci_dir);
 	g_free(env->sp_file);
+	g_free(env->spec_sp_file);
 	g_free(env->workdir);
 	g_free(env->macro_file);
 	memset(env, 0, sizeof(*env));
@@ -311,12 +352,14 @@ struct runner {
 	const char *plan;
 	const char *callbacks;
 	bool in_place;
+	const char *spec;	/* the speculation socket: facts and patch */
 	GPtrArray *batches;
 	gint next;
 	gint finished;		/* workers that have returned */
 	gint files_done;
 	GMutex lock;
 	GPtrArray *running;	/* struct live * */
+	gint64 started;		/* monotonic, when the first batch did */
 };
 
 struct live {
@@ -333,6 +376,12 @@ static void batch_free(struct batch *b)
 	g_free(b->out_text);
 	g_free(b->err_text);
 	g_free(b);
+}
+
+/* The rules a batch without its own runs. */
+static const char *base_rules(const struct runner *r)
+{
+	return r->spec ? r->env->spec_sp_file : r->env->sp_file;
 }
 
 static GSubprocess *launch(struct runner *r, struct batch *b, GError **error)
@@ -366,12 +415,19 @@ static GSubprocess *launch(struct runner *r, struct batch *b, GError **error)
 	}
 	if (r->in_place)
 		g_ptr_array_add(argv, g_strdup("--in-place"));
+	/* the result beside the input, which a retry must read unchanged */
+	if (r->spec)
+		g_ptr_array_add(argv, g_strdup("--out-place"));
 	g_ptr_array_add(argv, g_strdup("-D"));
-	g_ptr_array_add(argv, g_strdup(r->mode));
+	g_ptr_array_add(argv, g_strdup(r->spec ? "facts" : r->mode));
+	if (r->spec) {
+		g_ptr_array_add(argv, g_strdup("-D"));
+		g_ptr_array_add(argv, g_strdup("patch"));
+	}
 	g_ptr_array_add(argv, g_strdup("--sp-file"));
 	g_ptr_array_add(argv, g_strdup(b->own_sp ? b->own_sp :
 				       b->sp_file ? b->sp_file :
-				       env->sp_file));
+				       base_rules(r)));
 	g_ptr_array_add(argv, g_strdup("--file-groups"));
 	g_ptr_array_add(argv, g_strdup(b->list));
 	g_ptr_array_add(argv, NULL);
@@ -389,6 +445,11 @@ static GSubprocess *launch(struct runner *r, struct batch *b, GError **error)
 					     r->callbacks, TRUE);
 	else
 		g_subprocess_launcher_unsetenv(l, "TIMERCONV_CALLBACKS");
+	if (r->spec)
+		g_subprocess_launcher_setenv(l, "TIMERCONV_SPEC", r->spec,
+					     TRUE);
+	else
+		g_subprocess_launcher_unsetenv(l, "TIMERCONV_SPEC");
 	/* spatch's OCaml runtime spends a fifth of its time collecting the
 	 * major heap at the default pace; trading memory for it (about
 	 * 130 MiB a process, twice the default) is the better bargain
@@ -405,11 +466,29 @@ static GSubprocess *launch(struct runner *r, struct batch *b, GError **error)
 	return proc;
 }
 
+/* TIMERCONV_TIMINGS=1: when each batch ran, for finding idle cores. */
+static void batch_timing(const struct runner *r, const struct batch *b,
+			 gint64 start)
+{
+	gint64 now = g_get_monotonic_time();
+	size_t bytes = 0;
+
+	if (!g_getenv("TIMERCONV_TIMINGS"))
+		return;
+	for (guint i = 0; i < b->files->len; i++)
+		bytes += ((struct spatch_file *)b->files->pdata[i])->size;
+	fprintf(stderr, "timerconv: timing: batch %s %u files %zu KiB: %.2f-%.2f s\n",
+		r->mode, b->files->len, bytes / 1024,
+		(double)(start - r->started) / G_USEC_PER_SEC,
+		(double)(now - r->started) / G_USEC_PER_SEC);
+}
+
 static void run_batch(struct runner *r, struct batch *b)
 {
 	GError *error = NULL;
 	char *out = NULL, *err = NULL;
 	struct live lv = { 0 };
+	gint64 start = g_get_monotonic_time();
 	GSubprocess *proc = launch(r, b, &error);
 
 	if (!proc) {
@@ -448,6 +527,7 @@ static void run_batch(struct runner *r, struct batch *b)
 	g_ptr_array_remove_fast(r->running, &lv);
 	g_mutex_unlock(&r->lock);
 	g_object_unref(proc);
+	batch_timing(r, b, start);
 }
 
 static gpointer worker(gpointer data)
@@ -634,7 +714,7 @@ static char *narrowed_set(const struct batch *b, const char *rules)
 /* The batch's own rule file, when every file of it names its callbacks. */
 static bool batch_narrow(struct runner *r, struct batch *b)
 {
-	const char *base = b->sp_file ? b->sp_file : r->env->sp_file;
+	const char *base = b->sp_file ? b->sp_file : base_rules(r);
 	GRegex *re;
 	char *text = NULL, *set, *repl, *out;
 	bool ok;
@@ -755,14 +835,9 @@ static GPtrArray *collect(struct runner *r, GHashTable *by_input)
 	return retry;
 }
 
-void spatch_run_files(struct spatch_env *env, const char *mode,
-		      GPtrArray *files, const char *plan,
-		      const char *callbacks, bool in_place)
+static void run_files(struct runner *r, GPtrArray *files)
 {
-	struct runner r = {
-		.env = env, .mode = mode, .plan = plan,
-		.callbacks = callbacks, .in_place = in_place,
-	};
+	struct spatch_env *env = r->env;
 	GHashTable *by_input = g_hash_table_new(g_str_hash, g_str_equal);
 	GPtrArray *todo = g_ptr_array_new();
 	int jobs = env->jobs > 0 ? env->jobs : cpu_count();
@@ -780,8 +855,9 @@ void spatch_run_files(struct spatch_env *env, const char *mode,
 
 		g_hash_table_insert(by_input, f->input, f);
 	}
-	r.running = g_ptr_array_new();
-	g_mutex_init(&r.lock);
+	r->running = g_ptr_array_new();
+	r->started = g_get_monotonic_time();
+	g_mutex_init(&r->lock);
 	/* a first round in batches, a second file by file for the files
 	 * of batches that crashed */
 	for (int round = 0; round < 2 && todo->len && !interrupted();
@@ -790,31 +866,54 @@ void spatch_run_files(struct spatch_env *env, const char *mode,
 		struct batch *b = NULL;
 		GPtrArray *retry;
 
-		r.batches = g_ptr_array_new_with_free_func(
+		r->batches = g_ptr_array_new_with_free_func(
 			(GDestroyNotify)batch_free);
 		for (guint i = 0; i < todo->len; i++) {
 			struct spatch_file *f = todo->pdata[i];
 
 			if (!b || b->files->len >= size ||
 			    g_strcmp0(b->sp_file, f->sp_file))
-				b = batch_new(&r, f->sp_file);
+				b = batch_new(r, f->sp_file);
 			g_ptr_array_add(b->files, f);
 		}
-		for (guint i = 0; i < r.batches->len; i++)
-			if (!batch_write(&r, r.batches->pdata[i]))
-				((struct batch *)r.batches->pdata[i])->failed =
+		for (guint i = 0; i < r->batches->len; i++)
+			if (!batch_write(r, r->batches->pdata[i]))
+				((struct batch *)r->batches->pdata[i])->failed =
 					true;
-		run_batches(&r, files->len, done);
-		retry = collect(&r, by_input);
+		run_batches(r, files->len, done);
+		retry = collect(r, by_input);
 		done += todo->len - retry->len;
-		g_ptr_array_free(r.batches, TRUE);
+		g_ptr_array_free(r->batches, TRUE);
 		g_ptr_array_free(todo, TRUE);
 		todo = retry;
 	}
 	g_ptr_array_free(todo, TRUE);
-	g_ptr_array_free(r.running, TRUE);
-	g_mutex_clear(&r.lock);
+	g_ptr_array_free(r->running, TRUE);
+	g_mutex_clear(&r->lock);
 	g_hash_table_destroy(by_input);
+}
+
+void spatch_run_files(struct spatch_env *env, const char *mode,
+		      GPtrArray *files, const char *plan,
+		      const char *callbacks, bool in_place)
+{
+	struct runner r = {
+		.env = env, .mode = mode, .plan = plan,
+		.callbacks = callbacks, .in_place = in_place,
+	};
+
+	run_files(&r, files);
+}
+
+void spatch_run_spec(struct spatch_env *env, GPtrArray *files,
+		     const char *callbacks, const char *socket)
+{
+	struct runner r = {
+		.env = env, .mode = "facts+patch", .callbacks = callbacks,
+		.spec = socket,
+	};
+
+	run_files(&r, files);
 }
 
 struct spatch_file *spatch_file_new(char *input, const char *sp_file,

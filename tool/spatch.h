@@ -15,6 +15,7 @@
 struct spatch_env {
 	char *cocci_dir;	/* where the .cocci files and timerconv.py are */
 	char *sp_file;		/* the rules combined into one file */
+	char *spec_sp_file;	/* the same, facts rules first (spec mode) */
 	char *workdir;		/* temporary directory of this run */
 	char *macro_file;	/* --macro-file, or NULL */
 	int timeout;		/* seconds per file */
@@ -61,6 +62,15 @@ const char *spatch_sp_with_include(struct spatch_env *env,
 void spatch_run_files(struct spatch_env *env, const char *mode,
 		      GPtrArray *files, const char *plan,
 		      const char *callbacks, bool in_place);
+
+/*
+ * Facts and patch in one run over `files`, which must be scratch copies:
+ * the patch rules ask the driver for each file's plan over the Unix
+ * socket `socket` (speculate.h) once its facts are out, and a rewritten
+ * file is left beside its input, as INPUT.cocci_res.
+ */
+void spatch_run_spec(struct spatch_env *env, GPtrArray *files,
+		     const char *callbacks, const char *socket);
 
 struct spatch_file *spatch_file_new(char *input, const char *sp_file,
 				    size_t size);
