@@ -33,7 +33,11 @@ struct speculation {
 	int wake[2];		/* a byte on wake[1] ends the thread */
 	GThread *thread;
 	GHashTable *by_input;	/* absolute scratch path -> struct cfile * */
+	GHashTable *by_name;	/* callback name -> GPtrArray of cfile * */
+	GHashTable *heard;	/* cfile * -> struct file_facts * it sent */
 	GArray *clients;	/* int */
+	guint served;
+	gint64 busy;		/* microseconds spent planning */
 };
 
 /* ---- plans ---- */
@@ -91,13 +95,52 @@ char *plan_canonical(JsonObject *plan)
 	return text;
 }
 
+/* Files planned together at most; past this, a file is planned alone. */
+#define MAX_GROUP 16
+
 /*
- * The plan for f with `records` as its facts and no other file taking
- * part: the conversion made of f alone, sharing the tree's struct index
- * (built before spatch started, and only read here).
+ * f, then the files already heard from that name one of its callbacks,
+ * then theirs, and so on.  A unit across files is then planned whole by
+ * its last file to ask; the others are rewritten again after the pass.
  */
-static char *plan_alone(struct speculation *s, struct cfile *f,
-			const char *records)
+static GPtrArray *group_of(struct speculation *s, struct cfile *f)
+{
+	GPtrArray *group = g_ptr_array_new();
+	GHashTable *seen = g_hash_table_new(NULL, NULL);
+
+	g_ptr_array_add(group, f);
+	g_hash_table_add(seen, f);
+	for (guint i = 0; i < group->len && group->len <= MAX_GROUP; i++) {
+		struct cfile *g = group->pdata[i];
+
+		for (guint k = 0; k < g->cb_names->len; k++) {
+			GPtrArray *users = g_hash_table_lookup(s->by_name,
+						g->cb_names->pdata[k]);
+
+			for (guint u = 0; users && u < users->len; u++) {
+				struct cfile *h = users->pdata[u];
+
+				if (!g_hash_table_contains(s->heard, h) ||
+				    !g_hash_table_add(seen, h))
+					continue;
+				g_ptr_array_add(group, h);
+			}
+		}
+	}
+	if (group->len > MAX_GROUP)
+		g_ptr_array_set_size(group, 1);
+	g_hash_table_destroy(seen);
+	return group;
+}
+
+/*
+ * The plan for f with `facts` as its facts, made from f and the files of
+ * its group alone (their facts as they sent them): a conversion of its
+ * own, sharing the tree's struct index (built before spatch started, and
+ * only read here).
+ */
+static char *plan_group(struct speculation *s, struct cfile *f,
+			struct file_facts *facts)
 {
 	struct conversion *cv = s->cv;
 	struct conversion sub = {
@@ -106,31 +149,40 @@ static char *plan_alone(struct speculation *s, struct cfile *f,
 		.include_dirs = cv->include_dirs, .all_files = cv->all_files,
 		.jobs = 1,
 	};
-	struct cfile copy = *f;
+	GPtrArray *group = group_of(s, f);
+	struct cfile *copies = g_new(struct cfile, group->len);
 	JsonObject *plan;
 	char *text;
 
-	copy.facts = facts_parse(records);
-	copy.tokens = NULL;
-	copy.ntok = 0;
 	sub.files = g_ptr_array_new();
-	g_ptr_array_add(sub.files, &copy);
 	sub.by_path = g_hash_table_new(g_str_hash, g_str_equal);
-	g_hash_table_insert(sub.by_path, copy.path, &copy);
+	for (guint i = 0; i < group->len; i++) {
+		struct cfile *c = &copies[i];
+
+		*c = *(struct cfile *)group->pdata[i];
+		c->facts = i ? g_hash_table_lookup(s->heard, group->pdata[i]) :
+			   facts;
+		c->tokens = NULL;
+		c->ntok = 0;
+		g_ptr_array_add(sub.files, c);
+		g_hash_table_insert(sub.by_path, c->path, c);
+	}
 	sub.sites = g_ptr_array_new();
 	sub.units = g_ptr_array_new();
 	plan_build(&sub);
 	if (s->keep_in_scope)
 		plan_keep_in_scope(&sub);
-	plan = plan_for_file(&sub, &copy);
+	plan = plan_for_file(&sub, &copies[0]);
 	text = plan_canonical(plan);
 	if (plan)
 		json_object_unref(plan);
 	plan_free(&sub);
+	for (guint i = 0; i < group->len; i++)
+		g_free(copies[i].tokens);
+	g_free(copies);
+	g_ptr_array_free(group, TRUE);
 	g_ptr_array_free(sub.files, TRUE);
 	g_hash_table_destroy(sub.by_path);
-	facts_free(copy.facts);
-	g_free(copy.tokens);
 	return text;
 }
 
@@ -200,6 +252,7 @@ static bool serve(struct speculation *s, int fd)
 	char *req = read_message(fd);
 	char *nl, *plan, *head;
 	struct cfile *f;
+	gint64 start;
 	bool ok;
 
 	if (!req)
@@ -208,8 +261,18 @@ static bool serve(struct speculation *s, int fd)
 	if (nl)
 		*nl = '\0';
 	f = g_hash_table_lookup(s->by_input, req);
+	start = g_get_monotonic_time();
 	/* a file we did not hand out is planned by no one: nothing */
-	plan = f ? plan_alone(s, f, nl ? nl + 1 : "") : g_strdup("{}");
+	if (f) {
+		struct file_facts *facts = facts_parse(nl ? nl + 1 : "");
+
+		plan = plan_group(s, f, facts);
+		g_hash_table_replace(s->heard, f, facts);
+	} else {
+		plan = g_strdup("{}");
+	}
+	s->busy += g_get_monotonic_time() - start;
+	s->served++;
 	head = g_strdup_printf("%zu\n", strlen(plan));
 	ok = write_full(fd, head, strlen(head)) &&
 	     write_full(fd, plan, strlen(plan));
@@ -282,6 +345,10 @@ struct speculation *spec_start(struct conversion *cv, const char *workdir,
 	s->path = g_build_filename(workdir, "plan.sock", NULL);
 	s->by_input = g_hash_table_new_full(g_str_hash, g_str_equal, g_free,
 					    NULL);
+	s->by_name = g_hash_table_new_full(g_str_hash, g_str_equal, NULL,
+		(GDestroyNotify)g_ptr_array_unref);
+	s->heard = g_hash_table_new_full(NULL, NULL, NULL,
+					 (GDestroyNotify)facts_free);
 	s->clients = g_array_new(FALSE, FALSE, sizeof(int));
 	s->wake[0] = s->wake[1] = -1;
 	s->listen_fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
@@ -327,6 +394,16 @@ char *spec_input(struct speculation *s, struct cfile *f, GError **error)
 	abs = g_canonicalize_filename(path, NULL);
 	g_free(path);
 	g_hash_table_insert(s->by_input, g_strdup(abs), f);
+	for (guint i = 0; i < f->cb_names->len; i++) {
+		char *name = f->cb_names->pdata[i];
+		GPtrArray *users = g_hash_table_lookup(s->by_name, name);
+
+		if (!users) {
+			users = g_ptr_array_new();
+			g_hash_table_insert(s->by_name, name, users);
+		}
+		g_ptr_array_add(users, f);
+	}
 	return abs;
 }
 
@@ -338,6 +415,9 @@ void spec_stop(struct speculation *s)
 		g_warning("cannot stop the plan server");
 	g_thread_join(s->thread);
 	s->thread = NULL;
+	if (g_getenv("TIMERCONV_TIMINGS"))
+		fprintf(stderr, "timerconv: timing: %u plans asked for, %.2f s planning\n",
+			s->served, (double)s->busy / G_USEC_PER_SEC);
 	while (s->clients->len)
 		drop_client(s, s->clients->len - 1);
 }
@@ -355,6 +435,8 @@ void spec_free(struct speculation *s)
 	if (s->path)
 		unlink(s->path);
 	g_hash_table_destroy(s->by_input);
+	g_hash_table_destroy(s->by_name);
+	g_hash_table_destroy(s->heard);
 	g_array_free(s->clients, TRUE);
 	g_free(s->dir);
 	g_free(s->path);
