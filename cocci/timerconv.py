@@ -99,7 +99,10 @@ def _ask_plan(f):
     head = b""
     while not head.endswith(b"\n"):
         head += _recv_exact(1)
-    return json.loads(_recv_exact(int(head)).decode())
+    plan = json.loads(_recv_exact(int(head)).decode())
+    if plan is None:
+        raise KeyError("timerconv: no plan for %s" % f)
+    return plan
 
 
 def _file_plan():

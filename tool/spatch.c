@@ -483,13 +483,33 @@ static void batch_timing(const struct runner *r, const struct batch *b,
 		(double)(now - r->started) / G_USEC_PER_SEC);
 }
 
+/*
+ * --out-place writes a result only for a file it changed: one left by an
+ * earlier run of the file (a batch that crashed) must not pass for this
+ * run's.
+ */
+static void drop_results(const struct batch *b)
+{
+	for (guint i = 0; i < b->files->len; i++) {
+		const struct spatch_file *f = b->files->pdata[i];
+		char *res = g_strconcat(f->input, SPATCH_RESULT, NULL);
+
+		unlink(res);
+		g_free(res);
+	}
+}
+
 static void run_batch(struct runner *r, struct batch *b)
 {
 	GError *error = NULL;
 	char *out = NULL, *err = NULL;
 	struct live lv = { 0 };
 	gint64 start = g_get_monotonic_time();
-	GSubprocess *proc = launch(r, b, &error);
+	GSubprocess *proc;
+
+	if (r->spec)
+		drop_results(b);
+	proc = launch(r, b, &error);
 
 	if (!proc) {
 		b->failed = true;

@@ -63,11 +63,14 @@ void spatch_run_files(struct spatch_env *env, const char *mode,
 		      GPtrArray *files, const char *plan,
 		      const char *callbacks, bool in_place);
 
+/* What spatch --out-place adds to an input's name for its result. */
+#define SPATCH_RESULT ".cocci_res"
+
 /*
  * Facts and patch in one run over `files`, which must be scratch copies:
  * the patch rules ask the driver for each file's plan over the Unix
  * socket `socket` (speculate.h) once its facts are out, and a rewritten
- * file is left beside its input, as INPUT.cocci_res.
+ * file is left beside its input, as INPUT SPATCH_RESULT.
  */
 void spatch_run_spec(struct spatch_env *env, GPtrArray *files,
 		     const char *callbacks, const char *socket);

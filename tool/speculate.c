@@ -7,7 +7,8 @@
  *
  * The protocol, both ways: a decimal length, a newline, then that many
  * bytes.  A request is the file's path (as spatch names it) on a line,
- * then its facts records; the answer is its plan, as JSON.
+ * then its facts records; the answer is its plan, as JSON, or null for a
+ * file the driver did not hand to spatch.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -18,6 +19,7 @@
 #include <sys/un.h>
 #include <unistd.h>
 
+#include "spatch.h"
 #include "speculate.h"
 #include "util.h"
 
@@ -262,14 +264,14 @@ static bool serve(struct speculation *s, int fd)
 		*nl = '\0';
 	f = g_hash_table_lookup(s->by_input, req);
 	start = g_get_monotonic_time();
-	/* a file we did not hand out is planned by no one: nothing */
+	/* a file we did not hand out has no plan: the rules fail it */
 	if (f) {
 		struct file_facts *facts = facts_parse(nl ? nl + 1 : "");
 
 		plan = plan_group(s, f, facts);
 		g_hash_table_replace(s->heard, f, facts);
 	} else {
-		plan = g_strdup("{}");
+		plan = g_strdup("null");
 	}
 	s->busy += g_get_monotonic_time() - start;
 	s->served++;
@@ -448,7 +450,7 @@ void spec_free(struct speculation *s)
 void spec_result(struct cfile *f, const char *input, struct file_facts *ff,
 		 bool ok)
 {
-	char *res = g_strconcat(input, ".cocci_res", NULL);
+	char *res = g_strconcat(input, SPATCH_RESULT, NULL);
 	char *text = NULL;
 	gsize len = 0;
 
