@@ -62,6 +62,13 @@ const struct token *cfile_tokens(struct cfile *f, size_t *n)
 	return f->tokens;
 }
 
+void cfile_forget_tokens(struct cfile *f)
+{
+	g_free(f->tokens);
+	f->tokens = NULL;
+	f->ntok = 0;
+}
+
 struct cfile *conv_file(struct conversion *cv, const char *path)
 {
 	return g_hash_table_lookup(cv->by_path, path);

@@ -8,6 +8,7 @@
  *   (kernel style)
  */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "compat.h"
@@ -34,7 +35,22 @@
 #define HOST_ARCH "x86"
 #endif
 
-/* TIMERCONV_TIMINGS=1: how long each phase took, on stderr. */
+/* The resident size of this process, in MiB (0 if unknown). */
+static unsigned long rss_mib(void)
+{
+	char *st = NULL;
+	const char *p;
+	unsigned long kib = 0;
+
+	if (g_file_get_contents("/proc/self/status", &st, NULL, NULL) &&
+	    (p = strstr(st, "VmRSS:")))
+		kib = strtoul(p + strlen("VmRSS:"), NULL, 10);
+	g_free(st);
+	return kib / 1024;
+}
+
+/* TIMERCONV_TIMINGS=1: how long each phase took, and the memory held
+ * after it, on stderr. */
 static void timing(const char *phase)
 {
 	static gint64 last;
@@ -43,8 +59,9 @@ static void timing(const char *phase)
 	if (!g_getenv("TIMERCONV_TIMINGS"))
 		return;
 	if (last && phase)
-		fprintf(stderr, "timerconv: timing: %-8s %7.2f s\n", phase,
-			(double)(now - last) / G_USEC_PER_SEC);
+		fprintf(stderr, "timerconv: timing: %-8s %7.2f s, %lu MiB\n",
+			phase, (double)(now - last) / G_USEC_PER_SEC,
+			rss_mib());
 	last = now;
 }
 
@@ -221,6 +238,8 @@ static bool run_facts(struct run *r, const struct pipeline_opts *o,
 		g_ptr_array_add(sfiles, sf);
 		g_ptr_array_add(files, f);
 	}
+	/* what the scans freed goes back before spatch needs memory */
+	release_memory();
 	if (spec) {
 		spatch_run_spec(&r->env, sfiles, cbfile, spec_socket(spec));
 		spec_stop(spec);
@@ -315,8 +334,12 @@ static bool gather(struct run *r, const struct pipeline_opts *o,
 		g_ptr_array_free(hits, TRUE);
 	}
 	r->cv.all_files = r->whole ? r->whole : r->scope;
-	for (guint i = 0; i < r->cv.files->len; i++)
+	/* the planner lexes again the few files it looks into: spatch,
+	 * meanwhile, has the memory */
+	for (guint i = 0; i < r->cv.files->len; i++) {
 		refs_find(r->cv.files->pdata[i], names);
+		cfile_forget_tokens(r->cv.files->pdata[i]);
+	}
 	timing("refs");
 	ok = o->scan_only || run_facts(r, o, names, error);
 	timing("facts");

@@ -8,6 +8,7 @@
 #include <glib/gstdio.h>
 #include <gio/gio.h>
 #include <json-glib/json-glib.h>
+#include <malloc.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -37,6 +38,13 @@ void tc_warn(const char *fmt, ...)
 	vfprintf(stderr, fmt, ap);
 	va_end(ap);
 	fputc('\n', stderr);
+}
+
+void release_memory(void)
+{
+#ifdef __GLIBC__
+	malloc_trim(0);
+#endif
 }
 
 int cpu_count(void)

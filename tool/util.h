@@ -15,6 +15,10 @@ void tc_warn(const char *fmt, ...) G_GNUC_PRINTF(1, 2);
 
 /* Number of online CPUs, at least 1. */
 int cpu_count(void);
+/* Give the heap's free memory back to the system (main.c has malloc
+ * keep it, for the scan, which frees and allocates the same sizes file
+ * after file). */
+void release_memory(void);
 
 /*
  * Run fn(i, data) for every i in [0, n) on `jobs` threads; indices are
