@@ -62,6 +62,24 @@ const struct token *cfile_tokens(struct cfile *f, size_t *n)
 	return f->tokens;
 }
 
+char *cfile_scratch_copy(const struct cfile *f, const char *dir,
+			 GError **error)
+{
+	char *path = g_build_filename(dir, f->path, NULL);
+	char *parent = g_path_get_dirname(path);
+	char *abs;
+
+	g_mkdir_with_parents(parent, 0700);
+	g_free(parent);
+	if (!g_file_set_contents(path, f->text, (gssize)f->len, error)) {
+		g_free(path);
+		return NULL;
+	}
+	abs = g_canonicalize_filename(path, NULL);
+	g_free(path);
+	return abs;
+}
+
 void cfile_forget_tokens(struct cfile *f)
 {
 	g_free(f->tokens);

@@ -122,6 +122,9 @@ struct conversion {
 struct cfile *cfile_new(const char *path, char *text, size_t len);
 void cfile_free(struct cfile *f);
 const struct token *cfile_tokens(struct cfile *f, size_t *n);
+/* Write f's text as dir/PATH, for spatch; its absolute path. */
+char *cfile_scratch_copy(const struct cfile *f, const char *dir,
+			 GError **error);
 /* Free them (32 bytes a token): they are lexed again when next asked. */
 void cfile_forget_tokens(struct cfile *f);
 struct cfile *conv_file(struct conversion *cv, const char *path);

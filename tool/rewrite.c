@@ -210,19 +210,10 @@ static void read_result(struct cfile *f, struct spatch_file *sf)
 static char *scratch_copy(struct spatch_env *env, struct cfile *f,
 			  guint round, GError **error)
 {
-	char *path = g_strdup_printf("%s/src-%u/%s", env->workdir, round,
-				     f->path);
-	char *dir = g_path_get_dirname(path);
-	char *abs;
+	char *dir = g_strdup_printf("%s/src-%u", env->workdir, round);
+	char *abs = cfile_scratch_copy(f, dir, error);
 
-	g_mkdir_with_parents(dir, 0700);
 	g_free(dir);
-	if (!g_file_set_contents(path, f->text, (gssize)f->len, error)) {
-		g_free(path);
-		return NULL;
-	}
-	abs = g_canonicalize_filename(path, NULL);
-	g_free(path);
 	return abs;
 }
 

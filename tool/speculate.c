@@ -2,8 +2,8 @@
 /*
  * The driver's side of the facts+patch pass (see speculate.h): a Unix
  * socket served by one thread, which plans each file spatch asks about
- * on its own, and the check that keeps a result only where that plan is
- * the real one.
+ * with the files already heard from, and the check that keeps a result
+ * only where that plan is the real one.
  *
  * The protocol, both ways: a decimal length, a newline, then that many
  * bytes.  A request is the file's path (as spatch names it) on a line,
@@ -190,25 +190,11 @@ static char *plan_group(struct speculation *s, struct cfile *f,
 
 /* ---- the socket ---- */
 
-static bool read_full(int fd, char *buf, size_t len)
+/* All len bytes, through short counts and signals: read, or write. */
+static bool transfer(int fd, char *buf, size_t len, bool out)
 {
 	while (len) {
-		ssize_t n = read(fd, buf, len);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			return false;
-		buf += n;
-		len -= (size_t)n;
-	}
-	return true;
-}
-
-static bool write_full(int fd, const char *buf, size_t len)
-{
-	while (len) {
-		ssize_t n = write(fd, buf, len);
+		ssize_t n = out ? write(fd, buf, len) : read(fd, buf, len);
 
 		if (n < 0 && errno == EINTR)
 			continue;
@@ -229,7 +215,7 @@ static char *read_message(int fd)
 	guint64 len;
 
 	for (;;) {
-		if (n == sizeof(head) - 1 || !read_full(fd, head + n, 1))
+		if (n == sizeof(head) - 1 || !transfer(fd, head + n, 1, false))
 			return NULL;
 		if (head[n] == '\n')
 			break;
@@ -240,7 +226,7 @@ static char *read_message(int fd)
 	if (!n || *end || len > MAX_REQUEST)
 		return NULL;
 	body = g_malloc(len + 1);
-	if (!read_full(fd, body, len)) {
+	if (!transfer(fd, body, len, false)) {
 		g_free(body);
 		return NULL;
 	}
@@ -276,8 +262,8 @@ static bool serve(struct speculation *s, int fd)
 	s->busy += g_get_monotonic_time() - start;
 	s->served++;
 	head = g_strdup_printf("%zu\n", strlen(plan));
-	ok = write_full(fd, head, strlen(head)) &&
-	     write_full(fd, plan, strlen(plan));
+	ok = transfer(fd, head, strlen(head), true) &&
+	     transfer(fd, plan, strlen(plan), true);
 	if (f) {
 		g_free(f->spec_plan);
 		f->spec_plan = plan;
@@ -383,18 +369,10 @@ const char *spec_socket(const struct speculation *s)
 
 char *spec_input(struct speculation *s, struct cfile *f, GError **error)
 {
-	char *path = g_build_filename(s->dir, f->path, NULL);
-	char *dir = g_path_get_dirname(path);
-	char *abs;
+	char *abs = cfile_scratch_copy(f, s->dir, error);
 
-	g_mkdir_with_parents(dir, 0700);
-	g_free(dir);
-	if (!g_file_set_contents(path, f->text, (gssize)f->len, error)) {
-		g_free(path);
+	if (!abs)
 		return NULL;
-	}
-	abs = g_canonicalize_filename(path, NULL);
-	g_free(path);
 	g_hash_table_insert(s->by_input, g_strdup(abs), f);
 	for (guint i = 0; i < f->cb_names->len; i++) {
 		char *name = f->cb_names->pdata[i];

@@ -2,11 +2,12 @@
 /*
  * Facts and patch in one spatch pass.  While spatch runs, the patch rules
  * of each file ask the driver for the file's plan, sending the facts the
- * facts rules just gave; the driver plans that file as if it were the
- * whole tree and answers.  Once every file's facts are in and the real
- * plan is made, a file's result is kept only if the plan it was rewritten
- * with is the real plan for it, or if no rule asked (then no plan could
- * have changed it); every other file is rewritten again, as before.
+ * facts rules just gave; the driver plans that file as if the tree held
+ * only it and the files already heard from that name its callbacks, and
+ * answers.  Once every file's facts are in and the real plan is made, a
+ * file's result is kept only if the plan it was rewritten with is the
+ * real plan for it, or if no rule asked (then no plan could have changed
+ * it); every other file is rewritten again, as before.
  */
 #ifndef TIMERCONV_SPECULATE_H
 #define TIMERCONV_SPECULATE_H
