@@ -81,9 +81,11 @@ def test_a_unit_across_files_is_rewritten_again_with_the_whole_plan(
         tmp_path):
     """The seed: the setup in block/, the callback in mm/, the prototype in
     include/.  A file is planned with the files already heard from that
-    name its callback: the first of the three to ask is planned without
-    the others and rewritten again with the real plan; the last, planned
-    with all three, keeps its result."""
+    name its callback, and files that name the same callbacks go to
+    spatch one after the other, the smallest first: the last (the
+    largest, the dearest to parse again) is planned with all three and
+    keeps its result; the two before it are rewritten again with the
+    real plan."""
     tree = tmp_path / "linux"
     shutil.copytree(FIXTURES / "seed-tree", tree)
     path, log = logging_spatch(tmp_path)
@@ -96,9 +98,34 @@ def test_a_unit_across_files_is_rewritten_again_with_the_whole_plan(
     done = runs(log)
     assert done[0][0] == "facts+patch", done
     assert [f for _, files in done[:1] for f in files] == \
-        ["blk-core.c", "page-writeback.c", "writeback.h"], done
+        ["writeback.h", "page-writeback.c", "blk-core.c"], done
     again = [f for modes, files in done if modes == "patch" for f in files]
-    assert again == ["blk-core.c"], done
+    assert sorted(again) == ["page-writeback.c", "writeback.h"], done
+
+
+def test_files_that_name_the_same_callbacks_go_together_smallest_first(
+        tmp_path):
+    """Other files go the largest first; a group goes where its largest
+    file would."""
+    tree = drivers_tree(tmp_path, n=2)
+    drivers = tree / "drivers"
+    # good1's callback made global, with a header and a user: the
+    # three go together, where good1, the largest file, would
+    text = (drivers / "good1.c").read_text()
+    (drivers / "good1.c").write_text(
+        text.replace("static void foo1_watchdog", "void foo1_watchdog") +
+        "/* padding */\n" * 100)
+    (drivers / "foo1.h").write_text(
+        "void foo1_watchdog(unsigned long data);\n")
+    (drivers / "user1.c").write_text(
+        '#include "foo1.h"\n\nvoid (*foo1_hook)(unsigned long) = '
+        'foo1_watchdog;\n' + "/* padding */\n" * 40)
+    path, log = logging_spatch(tmp_path)
+    timerconv("convert", "-C", tree, "--jobs", "1", check=0,
+              env={"PATH": path})
+    first = runs(log)[0]
+    assert first == ("facts+patch",
+                     ["foo1.h", "user1.c", "good1.c", "good0.c"]), first
 
 
 @pytest.mark.parametrize("tree", ["sample-tree", "seed-tree"])

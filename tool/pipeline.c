@@ -241,6 +241,7 @@ static bool run_facts(struct run *r, const struct pipeline_opts *o,
 	/* what the scans freed goes back before spatch needs memory */
 	release_memory();
 	if (spec) {
+		spec_group(spec, sfiles, files);
 		spatch_run_spec(&r->env, sfiles, cbfile, spec_socket(spec));
 		spec_stop(spec);
 	} else {

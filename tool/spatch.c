@@ -620,10 +620,21 @@ static int cmp_files(gconstpointer a, gconstpointer b)
 	const struct spatch_file *y = *(struct spatch_file *const *)b;
 	int c = g_strcmp0(x->sp_file, y->sp_file);
 
+	size_t kx = x->group ? x->group_size : x->size;
+	size_t ky = y->group ? y->group_size : y->size;
+
 	if (c)
 		return c;
 	/* the biggest first: a long file started last would be waited on */
-	return x->size < y->size ? 1 : x->size > y->size ? -1 : 0;
+	if (kx != ky)
+		return kx < ky ? 1 : -1;
+	if (x->group != y->group)
+		return x->group < y->group ? -1 : 1;
+	/* in a group the smallest first: the last to ask for its plan gets
+	 * the whole of it, the others are parsed again */
+	if (x->group)
+		return x->size < y->size ? -1 : x->size > y->size ? 1 : 0;
+	return 0;
 }
 
 /* Files per batch: enough batches to keep every job busy to the end

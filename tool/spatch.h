@@ -39,6 +39,11 @@ struct spatch_file {
 	/* the callback names it contains (borrowed), or NULL: when set, the
 	 * rules' callback-name constraint is narrowed to them, by batch */
 	const GPtrArray *names;
+	/* files that may share a unit (group > 0) go one after the other,
+	 * the smallest first, where the largest of them (group_size) would
+	 * go; the others go by size, the largest first */
+	guint group;
+	size_t group_size;
 	/* out */
 	struct file_facts *facts;	/* its records, NULL if it failed */
 	bool timed_out;

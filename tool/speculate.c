@@ -387,6 +387,65 @@ char *spec_input(struct speculation *s, struct cfile *f, GError **error)
 	return abs;
 }
 
+static guint find_root(GArray *parent, guint i)
+{
+	while (g_array_index(parent, guint, i) != i)
+		i = g_array_index(parent, guint, i);
+	return i;
+}
+
+void spec_group(struct speculation *s, GPtrArray *sfiles, GPtrArray *files)
+{
+	GHashTable *index = g_hash_table_new(NULL, NULL);
+	GArray *parent = g_array_sized_new(FALSE, FALSE, sizeof(guint),
+					   files->len);
+	GArray *members = g_array_new(FALSE, TRUE, sizeof(guint));
+	GHashTableIter it;
+	gpointer users;
+
+	for (guint i = 0; i < files->len; i++) {
+		g_hash_table_insert(index, files->pdata[i], GUINT_TO_POINTER(i));
+		g_array_append_val(parent, i);
+	}
+	g_hash_table_iter_init(&it, s->by_name);
+	while (g_hash_table_iter_next(&it, NULL, &users)) {
+		GPtrArray *u = users;
+		guint a = GPOINTER_TO_UINT(g_hash_table_lookup(index,
+							       u->pdata[0]));
+
+		for (guint k = 1; k < u->len; k++) {
+			guint b = GPOINTER_TO_UINT(g_hash_table_lookup(index,
+							u->pdata[k]));
+
+			g_array_index(parent, guint, find_root(parent, b)) =
+				find_root(parent, a);
+		}
+	}
+	g_array_set_size(members, files->len);
+	for (guint i = 0; i < files->len; i++)
+		g_array_index(members, guint, find_root(parent, i))++;
+	for (guint i = 0; i < files->len; i++) {
+		struct spatch_file *sf = sfiles->pdata[i];
+		guint root = find_root(parent, i);
+		struct spatch_file *rf = sfiles->pdata[root];
+
+		if (g_array_index(members, guint, root) < 2)
+			continue;
+		sf->group = root + 1;
+		rf->group_size = MAX(rf->group_size, sf->size);
+	}
+	for (guint i = 0; i < files->len; i++) {
+		struct spatch_file *sf = sfiles->pdata[i];
+
+		if (sf->group)
+			sf->group_size = ((struct spatch_file *)
+				sfiles->pdata[sf->group - 1])->group_size;
+	}
+	g_array_free(members, TRUE);
+	g_array_free(parent, TRUE);
+	g_hash_table_destroy(index);
+}
+
 void spec_stop(struct speculation *s)
 {
 	if (!s->thread)

@@ -33,6 +33,9 @@ const char *spec_socket(const struct speculation *s);
 /* Write a scratch copy of f for the pass and return its absolute path,
  * by which the rules will name it. */
 char *spec_input(struct speculation *s, struct cfile *f, GError **error);
+/* Group the files that name the same callbacks (`sfiles`, struct
+ * spatch_file *, are the inputs of `files`, struct cfile *, in order). */
+void spec_group(struct speculation *s, GPtrArray *sfiles, GPtrArray *files);
 /* spatch is done: stop answering, and end the thread. */
 void spec_stop(struct speculation *s);
 void spec_free(struct speculation *s);
