@@ -2,7 +2,8 @@
 /*
  *   scan (C lexer, every file)  ->  facts (spatch, candidate files and
  *   the files that define, declare or call their callbacks; each file
- *   rewritten too, with the plan it would have alone: speculate.h)  ->
+ *   rewritten too, with its plan among the files heard from so far:
+ *   speculate.h)  ->
  *   plan (units, decided across files)  ->  rewrite (spatch, the files
  *   whose real plan is not the one they had, verified)  ->  wrap
  *   (kernel style)
