@@ -1,12 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The rewrite pass: spatch in patch mode on every file of a converted
- * unit, each with the plan of the units touching it.  Nothing is taken on
- * trust: every planned change must be reported done by its rule, no
- * planned callback may still take unsigned long, and the scan of the
- * result must show exactly the planned old-API sites gone.  A unit that
- * fails is refused, and the files it touched are rewritten again without
- * it, until the plan is stable.
+ * unit, each with the plan of the units touching it; in the first round,
+ * a file the facts+patch pass rewrote with that very plan keeps that
+ * result instead (speculate.h).  Nothing is taken on trust, either way:
+ * every planned change must be reported done by its rule, no planned
+ * callback may still take unsigned long, and the scan of the result must
+ * show exactly the planned old-API sites gone.  A unit that fails is
+ * refused, and the files it touched are rewritten again without it,
+ * until the plan is stable.
  */
 #include <stdio.h>
 #include <string.h>
