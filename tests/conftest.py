@@ -5,6 +5,7 @@ import json
 import os
 import shutil
 import subprocess
+import sys
 import tempfile
 from pathlib import Path
 
@@ -50,6 +51,19 @@ def timerconv(*args, cwd=None, check=None, env=None, timeout=600):
             "exit %d, expected %d\nstdout:\n%s\nstderr:\n%s"
             % (proc.returncode, check, proc.stdout, proc.stderr))
     return proc
+
+
+def spatch_wrapper(tmp_path, template, **fields):
+    """A PATH whose first spatch is `template` filled in with `fields` and
+    with python (this interpreter) and real (the spatch it stands in
+    front of): a script that looks at its call, then runs the real one."""
+    bindir = tmp_path / "bin"
+    bindir.mkdir()
+    spatch = bindir / "spatch"
+    spatch.write_text(template % dict(fields, python=sys.executable,
+                                      real=shutil.which("spatch")))
+    spatch.chmod(0o755)
+    return "%s:%s" % (bindir, os.environ["PATH"])
 
 
 def compile_c(path, level, extra=()):

@@ -5,13 +5,12 @@ never its neighbours'; and the progress line shows on a terminal only."""
 import os
 import pty
 import select
-import shutil
 import subprocess
-import sys
 
 import pytest
 
-from conftest import CASES, TIMERCONV, read_report, timerconv
+from conftest import (CASES, TIMERCONV, read_report, spatch_wrapper,
+                      timerconv)
 
 GOOD = CASES / "setup_timer_container_pointer" / "input.c"
 GOOD_OUT = CASES / "setup_timer_container_pointer" / "expected.c"
@@ -51,14 +50,7 @@ os.execv(real, [real] + args)
 
 
 def wrapped_path(tmp_path, mode):
-    bindir = tmp_path / "bin"
-    bindir.mkdir()
-    spatch = bindir / "spatch"
-    spatch.write_text(WRAPPER % {"python": sys.executable,
-                                 "real": shutil.which("spatch"),
-                                 "mode": mode, "mark": MARK})
-    spatch.chmod(0o755)
-    return "%s:%s" % (bindir, os.environ["PATH"])
+    return spatch_wrapper(tmp_path, WRAPPER, mode=mode, mark=MARK)
 
 
 def tree_with_a_bad_file(tmp_path, n=6):
@@ -222,15 +214,8 @@ os.execv(%(real)r, [%(real)r] + sys.argv[1:])
 
 
 def recording_path(tmp_path):
-    bindir = tmp_path / "bin"
-    bindir.mkdir()
     log = tmp_path / "ocamlrunparam.log"
-    spatch = bindir / "spatch"
-    spatch.write_text(RECORDER % {"python": sys.executable,
-                                  "real": shutil.which("spatch"),
-                                  "log": str(log)})
-    spatch.chmod(0o755)
-    return "%s:%s" % (bindir, os.environ["PATH"]), log
+    return spatch_wrapper(tmp_path, RECORDER, log=str(log)), log
 
 
 def test_spatch_runs_with_a_lazier_major_gc_unless_the_user_set_one(

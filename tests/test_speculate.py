@@ -7,13 +7,11 @@ kept only where that plan is the real one; a unit that spans files is
 rewritten again, in a patch pass, with the plan made from every file.
 """
 
-import os
 import shutil
-import sys
 
 import pytest
 
-from conftest import CASES, FIXTURES, timerconv
+from conftest import CASES, FIXTURES, spatch_wrapper, timerconv
 
 GOOD = CASES / "setup_timer_container_pointer" / "input.c"
 GOOD_OUT = CASES / "setup_timer_container_pointer" / "expected.c"
@@ -33,16 +31,9 @@ os.execv(%(real)r, [%(real)r] + args)
 
 
 def logging_spatch(tmp_path):
-    bindir = tmp_path / "bin"
-    bindir.mkdir()
     log = tmp_path / "spatch.log"
     log.write_text("")
-    spatch = bindir / "spatch"
-    spatch.write_text(LOGGER % {"python": sys.executable,
-                                "real": shutil.which("spatch"),
-                                "log": str(log)})
-    spatch.chmod(0o755)
-    return "%s:%s" % (bindir, os.environ["PATH"]), log
+    return spatch_wrapper(tmp_path, LOGGER, log=str(log)), log
 
 
 def runs(log):
