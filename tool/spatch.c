@@ -391,6 +391,7 @@ static GSubprocess *launch(struct runner *r, struct batch *b, GError **error)
 		G_SUBPROCESS_FLAGS_STDOUT_PIPE | G_SUBPROCESS_FLAGS_STDERR_PIPE);
 	GPtrArray *argv = g_ptr_array_new_with_free_func(g_free);
 	GSubprocess *proc;
+	char **modes;
 
 	g_ptr_array_add(argv, g_strdup("spatch"));
 	/* spatch asks the python3 on PATH for its version at start-up: a
@@ -418,12 +419,13 @@ static GSubprocess *launch(struct runner *r, struct batch *b, GError **error)
 	/* the result beside the input, which a retry must read unchanged */
 	if (r->spec)
 		g_ptr_array_add(argv, g_strdup("--out-place"));
-	g_ptr_array_add(argv, g_strdup("-D"));
-	g_ptr_array_add(argv, g_strdup(r->spec ? "facts" : r->mode));
-	if (r->spec) {
+	/* "facts+patch" is both modes */
+	modes = g_strsplit(r->mode, "+", -1);
+	for (int i = 0; modes[i]; i++) {
 		g_ptr_array_add(argv, g_strdup("-D"));
-		g_ptr_array_add(argv, g_strdup("patch"));
+		g_ptr_array_add(argv, g_strdup(modes[i]));
 	}
+	g_strfreev(modes);
 	g_ptr_array_add(argv, g_strdup("--sp-file"));
 	g_ptr_array_add(argv, g_strdup(b->own_sp ? b->own_sp :
 				       b->sp_file ? b->sp_file :
@@ -619,7 +621,6 @@ static int cmp_files(gconstpointer a, gconstpointer b)
 	const struct spatch_file *x = *(struct spatch_file *const *)a;
 	const struct spatch_file *y = *(struct spatch_file *const *)b;
 	int c = g_strcmp0(x->sp_file, y->sp_file);
-
 	size_t kx = x->group ? x->group_size : x->size;
 	size_t ky = y->group ? y->group_size : y->size;
 

@@ -400,6 +400,7 @@ void spec_group(struct speculation *s, GPtrArray *sfiles, GPtrArray *files)
 	GArray *parent = g_array_sized_new(FALSE, FALSE, sizeof(guint),
 					   files->len);
 	GArray *members = g_array_new(FALSE, TRUE, sizeof(guint));
+	GArray *largest = g_array_new(FALSE, TRUE, sizeof(size_t));
 	GHashTableIter it;
 	gpointer users;
 
@@ -421,26 +422,26 @@ void spec_group(struct speculation *s, GPtrArray *sfiles, GPtrArray *files)
 				find_root(parent, a);
 		}
 	}
+	/* each group's size in files, and its largest file */
 	g_array_set_size(members, files->len);
-	for (guint i = 0; i < files->len; i++)
-		g_array_index(members, guint, find_root(parent, i))++;
+	g_array_set_size(largest, files->len);
+	for (guint i = 0; i < files->len; i++) {
+		guint root = find_root(parent, i);
+		size_t *big = &g_array_index(largest, size_t, root);
+
+		g_array_index(members, guint, root)++;
+		*big = MAX(*big, ((struct spatch_file *)sfiles->pdata[i])->size);
+	}
 	for (guint i = 0; i < files->len; i++) {
 		struct spatch_file *sf = sfiles->pdata[i];
 		guint root = find_root(parent, i);
-		struct spatch_file *rf = sfiles->pdata[root];
 
 		if (g_array_index(members, guint, root) < 2)
 			continue;
 		sf->group = root + 1;
-		rf->group_size = MAX(rf->group_size, sf->size);
+		sf->group_size = g_array_index(largest, size_t, root);
 	}
-	for (guint i = 0; i < files->len; i++) {
-		struct spatch_file *sf = sfiles->pdata[i];
-
-		if (sf->group)
-			sf->group_size = ((struct spatch_file *)
-				sfiles->pdata[sf->group - 1])->group_size;
-	}
+	g_array_free(largest, TRUE);
 	g_array_free(members, TRUE);
 	g_array_free(parent, TRUE);
 	g_hash_table_destroy(index);
@@ -511,7 +512,8 @@ bool spec_take(struct cfile *f, JsonObject *plan)
 	char *want;
 	bool same;
 
-	if (!f->spec_ok || !f->spec_done)
+	/* spec_result() ran for it and spatch got to the end */
+	if (!f->spec_ok)
 		return false;
 	want = plan_canonical(plan);
 	same = !f->spec_plan || !strcmp(want, f->spec_plan);
