@@ -7,6 +7,9 @@
  */
 #include <glib.h>
 #include <string.h>
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
 
 #include "lexer.h"
 
@@ -34,6 +37,44 @@ static inline bool is_ident_start(unsigned char c)
 	return ident_tab[c] && !g_ascii_isdigit(c);
 }
 
+/*
+ * The end of the identifier whose bytes go on from p.  Kernel names are
+ * long (register names run to 40 bytes and more): with SSE2, 16 bytes at
+ * a time are classified as letter, digit, '_' or '$'.
+ */
+static const char *ident_end(const char *p, const char *end)
+{
+#ifdef __SSE2__
+	const __m128i case_bit = _mm_set1_epi8(0x20);
+	const __m128i lower_a = _mm_set1_epi8('a'), z = _mm_set1_epi8(25);
+	const __m128i digit_0 = _mm_set1_epi8('0'), nine = _mm_set1_epi8(9);
+	const __m128i under = _mm_set1_epi8('_'), dollar = _mm_set1_epi8('$');
+
+	for (; end - p >= 16; p += 16) {
+		__m128i v = _mm_loadu_si128((const __m128i *)p);
+		/* bytes from 'a' count 0..25 as letters, either case */
+		__m128i letter = _mm_sub_epi8(_mm_or_si128(v, case_bit),
+					      lower_a);
+		__m128i digit = _mm_sub_epi8(v, digit_0);
+		__m128i ok = _mm_or_si128(
+			_mm_or_si128(_mm_cmpeq_epi8(_mm_min_epu8(letter, z),
+						    letter),
+				     _mm_cmpeq_epi8(_mm_min_epu8(digit, nine),
+						    digit)),
+			_mm_or_si128(_mm_cmpeq_epi8(v, under),
+				     _mm_cmpeq_epi8(v, dollar)));
+		unsigned int stop = ~(unsigned int)_mm_movemask_epi8(ok) &
+				    0xffff;
+
+		if (stop)
+			return p + __builtin_ctz(stop);
+	}
+#endif
+	while (p < end && ident_tab[(unsigned char)*p])
+		p++;
+	return p;
+}
+
 void lexer_init(struct lexer *lx, const char *buf, size_t len)
 {
 	init_tables();
@@ -53,32 +94,56 @@ static void newline(struct lexer *lx, const char *after)
 	lx->bol = true;
 }
 
+/*
+ * The first byte in [p, end) that is `a` or `b`, or end.  Comments are a
+ * good part of a kernel source file, and they are crossed 16 bytes at a
+ * time.
+ */
+static const char *find2(const char *p, const char *end, char a, char b)
+{
+#ifdef __SSE2__
+	const __m128i va = _mm_set1_epi8(a), vb = _mm_set1_epi8(b);
+
+	for (; end - p >= 16; p += 16) {
+		__m128i v = _mm_loadu_si128((const __m128i *)p);
+		unsigned int mask = (unsigned int)_mm_movemask_epi8(
+			_mm_or_si128(_mm_cmpeq_epi8(v, va),
+				     _mm_cmpeq_epi8(v, vb)));
+
+		if (mask)
+			return p + __builtin_ctz(mask);
+	}
+#endif
+	while (p < end && *p != a && *p != b)
+		p++;
+	return p;
+}
+
 static void skip_block_comment(struct lexer *lx)
 {
-	const char *p = lx->cur + 2;
+	const char *p = lx->cur + 2, *end = lx->end;
+	/* A comment does not end a directive. */
+	bool bol = lx->bol;
 
-	while (p < lx->end) {
+	while ((p = find2(p, end, '*', '\n')) < end) {
 		if (*p == '\n') {
-			/* A comment does not end a directive. */
-			bool bol = lx->bol;
-
 			newline(lx, p + 1);
 			lx->bol = bol;
-		} else if (*p == '*' && p + 1 < lx->end && p[1] == '/') {
+		} else if (p + 1 < end && p[1] == '/') {
 			lx->cur = p + 2;
 			return;
 		}
 		p++;
 	}
-	lx->cur = lx->end;
+	lx->cur = end;
 }
 
 static void skip_line_comment(struct lexer *lx)
 {
-	const char *p = lx->cur + 2;
+	const char *p = lx->cur + 2, *end = lx->end;
 
-	while (p < lx->end && *p != '\n') {
-		if (*p == '\\' && p + 1 < lx->end && p[1] == '\n') {
+	while ((p = find2(p, end, '\\', '\n')) < end && *p == '\\') {
+		if (p + 1 < end && p[1] == '\n') {
 			newline(lx, p + 2);
 			lx->bol = false;
 			p += 2;
@@ -95,35 +160,40 @@ static void skip_line_comment(struct lexer *lx)
  */
 static bool skip_space(struct lexer *lx)
 {
-	while (lx->cur < lx->end) {
-		char c = *lx->cur;
+	const char *p = lx->cur, *end = lx->end;
 
-		if (c == ' ' || c == '\t' || c == '\r' || c == '\f' ||
-		    c == '\v') {
-			lx->cur++;
+	while (p < end) {
+		char c = *p;
+
+		if (c == ' ' || c == '\t') {
+			p++;
 		} else if (c == '\n') {
 			if (lx->pp != PP_NONE)
-				return true;
-			lx->cur++;
-			newline(lx, lx->cur);
-		} else if (c == '\\' && lx->cur + 1 < lx->end &&
-			   (lx->cur[1] == '\n' ||
-			    (lx->cur[1] == '\r' && lx->cur + 2 < lx->end &&
-			     lx->cur[2] == '\n'))) {
-			lx->cur += lx->cur[1] == '\n' ? 2 : 3;
-			newline(lx, lx->cur);
+				break;
+			p++;
+			newline(lx, p);
+		} else if (c == '\r' || c == '\f' || c == '\v') {
+			p++;
+		} else if (c == '\\' && p + 1 < end &&
+			   (p[1] == '\n' ||
+			    (p[1] == '\r' && p + 2 < end && p[2] == '\n'))) {
+			p += p[1] == '\n' ? 2 : 3;
+			newline(lx, p);
 			lx->bol = false;
-		} else if (c == '/' && lx->cur + 1 < lx->end &&
-			   lx->cur[1] == '*') {
-			skip_block_comment(lx);
-		} else if (c == '/' && lx->cur + 1 < lx->end &&
-			   lx->cur[1] == '/') {
-			skip_line_comment(lx);
+		} else if (c == '/' && p + 1 < end &&
+			   (p[1] == '*' || p[1] == '/')) {
+			lx->cur = p;
+			if (p[1] == '*')
+				skip_block_comment(lx);
+			else
+				skip_line_comment(lx);
+			p = lx->cur;
 		} else {
 			break;
 		}
 	}
-	return lx->cur >= lx->end && lx->pp != PP_NONE;
+	lx->cur = p;
+	return lx->pp != PP_NONE && (p >= end || *p == '\n');
 }
 
 static const char *skip_quoted(struct lexer *lx, const char *p, char q)
@@ -241,47 +311,52 @@ static void pp_account(struct lexer *lx, struct token *tok)
 
 void lexer_next(struct lexer *lx, struct token *tok)
 {
-	const char *p;
+	/* built here and stored once: the compiler cannot keep fields of
+	 * *tok in registers, as a store to them might change the text */
+	struct token t;
+	const char *p, *end;
 	unsigned char c;
 
 	if (skip_space(lx)) {
-		tok->kind = TOK_PP_END;
-		tok->p = lx->cur;
-		tok->len = 0;
-		tok->line = lx->line;
-		tok->col = lx->cur - lx->line_start;
-		tok->pp = lx->pp;
-		tok->flags = TF_PP;
+		t.kind = TOK_PP_END;
+		t.p = lx->cur;
+		t.len = 0;
+		t.line = lx->line;
+		t.col = lx->cur - lx->line_start;
+		t.pp = lx->pp;
+		t.flags = TF_PP;
 		lx->pp = PP_NONE;
-		return;
-	}
-
-	tok->p = lx->cur;
-	tok->line = lx->line;
-	tok->col = lx->cur - lx->line_start;
-	tok->flags = lx->bol ? TF_BOL : 0;
-	tok->pp = PP_NONE;
-	if (lx->cur >= lx->end) {
-		tok->kind = TOK_EOF;
-		tok->len = 0;
+		*tok = t;
 		return;
 	}
 
 	p = lx->cur;
+	end = lx->end;
+	t.p = p;
+	t.line = lx->line;
+	t.col = p - lx->line_start;
+	t.flags = lx->bol ? TF_BOL : 0;
+	t.pp = PP_NONE;
+	if (p >= end) {
+		t.kind = TOK_EOF;
+		t.len = 0;
+		*tok = t;
+		return;
+	}
+
 	c = *p;
 	if (c == '#' && lx->bol && lx->pp == PP_NONE) {
 		lx->pp = PP_OTHER;
 		lx->pp_index = 0;
 		p++;
-		tok->kind = TOK_PUNCT;
+		t.kind = TOK_PUNCT;
 	} else if (is_ident_start(c)) {
-		while (p < lx->end && ident_tab[(unsigned char)*p])
-			p++;
-		tok->kind = TOK_IDENT;
+		p = ident_end(p + 1, end);
+		t.kind = TOK_IDENT;
 	} else if (g_ascii_isdigit(c) ||
-		   (c == '.' && p + 1 < lx->end && g_ascii_isdigit(p[1]))) {
+		   (c == '.' && p + 1 < end && g_ascii_isdigit(p[1]))) {
 		p++;
-		while (p < lx->end) {
+		while (p < end) {
 			unsigned char d = *p;
 
 			if (ident_tab[d] || d == '.') {
@@ -293,22 +368,23 @@ void lexer_next(struct lexer *lx, struct token *tok)
 				break;
 			}
 		}
-		tok->kind = TOK_NUMBER;
+		t.kind = TOK_NUMBER;
 	} else if (c == '"') {
 		p = skip_quoted(lx, p, '"');
-		tok->kind = TOK_STRING;
+		t.kind = TOK_STRING;
 	} else if (c == '\'') {
 		p = skip_quoted(lx, p, '\'');
-		tok->kind = TOK_CHAR;
+		t.kind = TOK_CHAR;
 	} else {
-		p += punct_len(p, lx->end);
-		tok->kind = TOK_PUNCT;
+		p += punct_len(p, end);
+		t.kind = TOK_PUNCT;
 	}
-	tok->len = p - tok->p;
+	t.len = p - t.p;
 	lx->cur = p;
 	lx->bol = false;
 	if (lx->pp != PP_NONE)
-		pp_account(lx, tok);
+		pp_account(lx, &t);
+	*tok = t;
 }
 
 void lex_into(GArray *arr, const char *buf, size_t len)
