@@ -97,6 +97,28 @@ def test_recall_on_every_fixture_input(tmp_path):
     proc, findings = check_json(FIXTURES / "seed-expected", status=0)
 
 
+def test_files_that_spell_timer_only_in_capitals():
+    """A file holding "TIMER" but not "timer" (a GPU driver's register
+    headers, by the thousand) is skipped before lexing unless it can
+    matter: it spells an old API name in capitals, hands a callback over
+    through .function, sets .data, or defines a callback taking unsigned
+    long.  Each file here does one of those, and none says "timer" (so no
+    marker comments: the expectations are listed below)."""
+    root = CHECK / "capitals"
+    for path in root.glob("*.c"):
+        assert "timer" not in path.read_text(), path.name
+    proc, findings = check_json(root, status=1)
+    assert sorted((f["file"], f["line"], f["kind"]) for f in findings) == [
+        ("chip_bind.c", 8, "old-timer-api/data-field"),
+        # handed over in chip_watchdog.c, chip_heartbeat.c, chip_poll.c
+        ("chip_core.c", 5, "old-timer-api/ulong-callback"),
+        ("chip_core.c", 12, "old-timer-api/ulong-callback"),
+        ("chip_core.c", 16, "old-timer-api/ulong-callback"),
+        ("chip_heartbeat.c", 5, "old-timer-api/DEFINE_TIMER"),
+        ("chip_poll.c", 6, "old-timer-api/TIMER_DEFERRED_INITIALIZER")]
+    assert "(7 files checked)" in proc.stderr
+
+
 def test_text_output_is_gcc_style():
     proc = timerconv("check", "-C", CHECK / "findings", check=1)
     lines = proc.stdout.splitlines()

@@ -92,7 +92,8 @@ static inline bool tok_in(const struct token *tok, const char *const *words)
 	if (tok->kind != TOK_IDENT)
 		return false;
 	for (int i = 0; words[i]; i++)
-		if (tok_is(tok, words[i], __builtin_strlen(words[i])))
+		if (tok->p[0] == words[i][0] &&
+		    tok_is(tok, words[i], __builtin_strlen(words[i])))
 			return true;
 	return false;
 }

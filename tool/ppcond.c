@@ -168,6 +168,8 @@ GArray *ppcond_compat_ranges(const struct token *t, size_t ntok,
 		size_t end;
 
 		if (!(t[i].flags & TF_PP)) {
+			if (!(mark[i] & (MARK_OLD_API | MARK_NEW_API)))
+				continue;
 			for (guint s = 0; s < stack->len; s++) {
 				struct group *g = &g_array_index(stack,
 							struct group, s);

@@ -12,6 +12,8 @@
 
 #define MARK_OLD_API	0x01
 #define MARK_NEW_API	0x02
+/* A name that may be the API's: it holds "timer" or "TIMER". */
+#define MARK_CANDIDATE	0x04
 
 struct line_range {
 	unsigned int first;

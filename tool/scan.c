@@ -54,23 +54,45 @@ static const char *const not_decl_words[] = {
 	"defined", "goto", NULL
 };
 
-/*
- * Does the text hold "timer" or "TIMER"?  Most files of a tree do not, and
- * two memmem() calls read each of them twice: with SSE2, 16 windows at a
- * time are tested for a t/T that has an r/R four bytes on, and only those
- * are compared in full.
- */
-bool scan_prefilter(const char *data, size_t len)
-{
-	size_t i = 0;
+/* "timer" (the search ends there), "TIMER", or an old API name with it */
+enum {
+	HAS_LOWER = 1,
+	HAS_UPPER = 2,
+	HAS_UPPER_API = 4,
+};
 
+/*
+ * Is the "TIMER" at w part of an old API name without "timer"?  That is
+ * DEFINE_TIMER or one of the *TIMER*_INITIALIZER names; any longer name
+ * holding them is only compared in full later, by the scan itself.
+ */
+static bool upper_api_at(const char *data, const char *w, size_t len)
+{
+	const char *end = data + len;
+
+	if (w - data >= 7 && !memcmp(w - 7, "DEFINE_", 7))
+		return true;
+	for (w += 5; w < end && (g_ascii_isalnum(*w) || *w == '_'); w++)
+		if (*w == 'I' && end - w >= 11 && !memcmp(w, "INITIALIZER", 11))
+			return true;
+	return false;
+}
+
+/*
+ * The first "timer" or "TIMER" in [p, end), or end.  Most files of a tree
+ * hold neither, and memmem() reads each of them once a word: with SSE2,
+ * 16 windows at a time are tested for a t/T that has an r/R four bytes
+ * on, and only those are compared in full.
+ */
+static const char *timer_bytes(const char *p, const char *end)
+{
 #ifdef __SSE2__
 	const __m128i lt = _mm_set1_epi8('t'), ut = _mm_set1_epi8('T');
 	const __m128i lr = _mm_set1_epi8('r'), ur = _mm_set1_epi8('R');
 
-	for (; i + 4 + 16 <= len; i += 16) {
-		__m128i first = _mm_loadu_si128((const __m128i *)(data + i));
-		__m128i last = _mm_loadu_si128((const __m128i *)(data + i + 4));
+	for (; end - p >= 4 + 16; p += 16) {
+		__m128i first = _mm_loadu_si128((const __m128i *)p);
+		__m128i last = _mm_loadu_si128((const __m128i *)(p + 4));
 		unsigned int mask = (unsigned int)_mm_movemask_epi8(
 			_mm_or_si128(
 				_mm_and_si128(_mm_cmpeq_epi8(first, lt),
@@ -78,17 +100,106 @@ bool scan_prefilter(const char *data, size_t len)
 				_mm_and_si128(_mm_cmpeq_epi8(first, ut),
 					      _mm_cmpeq_epi8(last, ur))));
 
-		while (mask) {
-			const char *w = data + i + __builtin_ctz(mask);
+		for (; mask; mask &= mask - 1) {
+			const char *w = p + __builtin_ctz(mask);
 
 			if (!memcmp(w, "timer", 5) || !memcmp(w, "TIMER", 5))
-				return true;
-			mask &= mask - 1;
+				return w;
 		}
 	}
 #endif
-	return memmem(data + i, len - i, "timer", 5) ||
-	       memmem(data + i, len - i, "TIMER", 5);
+	for (; end - p >= 5; p++)
+		if ((*p == 't' && !memcmp(p, "timer", 5)) ||
+		    (*p == 'T' && !memcmp(p, "TIMER", 5)))
+			return p;
+	return end;
+}
+
+/*
+ * Does the text hold "timer", "TIMER", and an old API name spelled in
+ * capitals?  The search ends at the first "timer".
+ */
+static unsigned int timer_case(const char *data, size_t len)
+{
+	const char *p = data, *end = data + len;
+	unsigned int found = 0;
+
+	while ((p = timer_bytes(p, end)) < end) {
+		if (*p == 't')
+			return HAS_LOWER;
+		found |= HAS_UPPER;
+		if (!(found & HAS_UPPER_API) && upper_api_at(data, p, len))
+			found |= HAS_UPPER_API;
+		p++;
+	}
+	return found;
+}
+
+/*
+ * Does the text hold "long", "data" or "function"?  One SSE2 pass tests
+ * each window for the first and last byte of each.
+ */
+static bool has_member_or_long(const char *data, size_t len)
+{
+	static const char *const words[] = { "long", "data", "function" };
+	size_t i = 0;
+
+#ifdef __SSE2__
+	const __m128i l = _mm_set1_epi8('l'), g = _mm_set1_epi8('g');
+	const __m128i d = _mm_set1_epi8('d'), a = _mm_set1_epi8('a');
+	const __m128i f = _mm_set1_epi8('f'), n = _mm_set1_epi8('n');
+
+	for (; i + 7 + 16 <= len; i += 16) {
+		__m128i at0 = _mm_loadu_si128((const __m128i *)(data + i));
+		__m128i at3 = _mm_loadu_si128((const __m128i *)(data + i + 3));
+		__m128i at7 = _mm_loadu_si128((const __m128i *)(data + i + 7));
+		__m128i hit = _mm_or_si128(
+			_mm_or_si128(
+				_mm_and_si128(_mm_cmpeq_epi8(at0, l),
+					      _mm_cmpeq_epi8(at3, g)),
+				_mm_and_si128(_mm_cmpeq_epi8(at0, d),
+					      _mm_cmpeq_epi8(at3, a))),
+			_mm_and_si128(_mm_cmpeq_epi8(at0, f),
+				      _mm_cmpeq_epi8(at7, n)));
+		unsigned int mask = (unsigned int)_mm_movemask_epi8(hit);
+
+		for (; mask; mask &= mask - 1) {
+			const char *w = data + i + __builtin_ctz(mask);
+
+			for (size_t k = 0; k < G_N_ELEMENTS(words); k++)
+				if (!memcmp(w, words[k], strlen(words[k])))
+					return true;
+		}
+	}
+#endif
+	for (size_t k = 0; k < G_N_ELEMENTS(words); k++)
+		if (memmem(data + i, len - i, words[k], strlen(words[k])))
+			return true;
+	return false;
+}
+
+/*
+ * Can the text hold anything the scan reports?  It must hold "timer" or
+ * "TIMER" (the candidate scan's rule).  A text that holds only "TIMER",
+ * as a GPU driver's register headers do by the thousand, yields nothing
+ * unless it also holds one of:
+ *  - an old API name without "timer": DEFINE_TIMER, *TIMER*_INITIALIZER;
+ *  - "long": a callback taking (unsigned) long, which a timer in another
+ *    file may be handed;
+ *  - "data" or "function": an assignment to a member of a timer that a
+ *    header declares.
+ * Its timer names come from `struct timer_list` declarations and calls of
+ * today's lowercase API, so it has none to lend to the files including
+ * it.  Skipping such files before lexing halves the bytes `check` lexes on
+ * a kernel tree.
+ */
+bool scan_prefilter(const char *data, size_t len)
+{
+	unsigned int found = timer_case(data, len);
+
+	if (found & (HAS_LOWER | HAS_UPPER_API))
+		return true;
+	return found && has_member_or_long(data, len);
 }
 
 static char *tok_dup(const struct token *tok)
@@ -676,20 +787,55 @@ static void track_directive(struct scanner *sc, size_t i, GArray *pps,
 	}
 }
 
-static void mark_tokens(struct scanner *sc)
+/* The first token that ends after `at`, from t[lo] on (n tokens). */
+static size_t token_at(const struct token *t, size_t lo, size_t n,
+		       const char *at)
 {
-	for (size_t i = 0; i < sc->n; i++) {
-		const struct token *tok = &sc->t[i];
+	size_t hi = n;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (t[mid].p + t[mid].len <= at)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+/*
+ * Mark the names that may be the API: they hold "timer" or "TIMER"
+ * (MARK_CANDIDATE).  Among them, outside directives, mark the old and the
+ * new API's names.  The names are found from where the text holds those
+ * bytes, which is much faster than looking into every name.
+ */
+static void mark_tokens(struct scanner *sc, const char *data, size_t len)
+{
+	const char *at = data, *end = data + len;
+	size_t k = 0;
+
+	for (; (at = timer_bytes(at, end)) < end; at++) {
+		const struct token *tok;
 		const struct api *api;
 
-		if (tok->kind != TOK_IDENT || (tok->flags & TF_PP) ||
+		k = token_at(sc->t, k, sc->n, at);
+		if (k == sc->n)
+			break;
+		tok = &sc->t[k];
+		/* in a comment, or a name marked already */
+		if (tok->p > at || tok->kind != TOK_IDENT ||
+		    sc->mark[k] & MARK_CANDIDATE ||
 		    !api_candidate(tok->p, tok->len))
+			continue;
+		sc->mark[k] |= MARK_CANDIDATE;
+		if (tok->flags & TF_PP)
 			continue;
 		api = api_lookup(tok->p, tok->len);
 		if (api && api->kind != API_RENAME)
-			sc->mark[i] |= MARK_OLD_API;
+			sc->mark[k] |= MARK_OLD_API;
 		else if (api_is_new_name(tok->p, tok->len))
-			sc->mark[i] |= MARK_NEW_API;
+			sc->mark[k] |= MARK_NEW_API;
 	}
 }
 
@@ -750,7 +896,8 @@ static void scan_tokens(struct scanner *sc)
 			continue;
 		if (depth == 0 && !body)
 			one_param_function(sc, i);
-		{
+		/* every name below holds "timer" or "TIMER" */
+		if (sc->mark[i] & MARK_CANDIDATE) {
 			const struct api *api = api_lookup(tok->p, tok->len);
 
 			if (api)
@@ -875,7 +1022,7 @@ struct scan_result *scan_file_reuse(const char *data, size_t len,
 	sc.res = res;
 	sc.local_defs = g_hash_table_new(g_str_hash, g_str_equal);
 	sc.mark = g_malloc0(ntok);
-	mark_tokens(&sc);
+	mark_tokens(&sc, data, len);
 	res->compat_ranges = ppcond_compat_ranges(tokens, ntok, sc.mark,
 						  &res->dead_ranges);
 	scan_tokens(&sc);
