@@ -37,40 +37,70 @@ static inline bool is_ident_start(unsigned char c)
 	return ident_tab[c] && !g_ascii_isdigit(c);
 }
 
-/*
- * The end of the identifier whose bytes go on from p.  Kernel names are
- * long (register names run to 40 bytes and more): with SSE2, 16 bytes at
- * a time are classified as letter, digit, '_' or '$'.
- */
-static const char *ident_end(const char *p, const char *end)
+/* The table's test, for callers that do not go through lexer_init() */
+static inline bool ident_byte(char c)
 {
+	return g_ascii_isalnum(c) || c == '_' || c == '$';
+}
+
 #ifdef __SSE2__
+/* Bit i is set when p[i] is a letter, a digit, '_' or '$'. */
+static inline unsigned int ident_mask(const char *p)
+{
 	const __m128i case_bit = _mm_set1_epi8(0x20);
 	const __m128i lower_a = _mm_set1_epi8('a'), z = _mm_set1_epi8(25);
 	const __m128i digit_0 = _mm_set1_epi8('0'), nine = _mm_set1_epi8(9);
 	const __m128i under = _mm_set1_epi8('_'), dollar = _mm_set1_epi8('$');
+	__m128i v = _mm_loadu_si128((const __m128i *)p);
+	/* bytes from 'a' count 0..25 as letters, either case */
+	__m128i letter = _mm_sub_epi8(_mm_or_si128(v, case_bit), lower_a);
+	__m128i digit = _mm_sub_epi8(v, digit_0);
+	__m128i ok = _mm_or_si128(
+		_mm_or_si128(_mm_cmpeq_epi8(_mm_min_epu8(letter, z), letter),
+			     _mm_cmpeq_epi8(_mm_min_epu8(digit, nine), digit)),
+		_mm_or_si128(_mm_cmpeq_epi8(v, under),
+			     _mm_cmpeq_epi8(v, dollar)));
 
+	return (unsigned int)_mm_movemask_epi8(ok);
+}
+#endif
+
+/*
+ * The end of the identifier bytes that go on from p.  Kernel names are
+ * long (register names run to 40 bytes and more): with SSE2, 16 bytes at
+ * a time are classified.
+ */
+static inline const char *ident_end(const char *p, const char *end)
+{
+#ifdef __SSE2__
 	for (; end - p >= 16; p += 16) {
-		__m128i v = _mm_loadu_si128((const __m128i *)p);
-		/* bytes from 'a' count 0..25 as letters, either case */
-		__m128i letter = _mm_sub_epi8(_mm_or_si128(v, case_bit),
-					      lower_a);
-		__m128i digit = _mm_sub_epi8(v, digit_0);
-		__m128i ok = _mm_or_si128(
-			_mm_or_si128(_mm_cmpeq_epi8(_mm_min_epu8(letter, z),
-						    letter),
-				     _mm_cmpeq_epi8(_mm_min_epu8(digit, nine),
-						    digit)),
-			_mm_or_si128(_mm_cmpeq_epi8(v, under),
-				     _mm_cmpeq_epi8(v, dollar)));
-		unsigned int stop = ~(unsigned int)_mm_movemask_epi8(ok) &
-				    0xffff;
+		unsigned int stop = ~ident_mask(p) & 0xffff;
 
 		if (stop)
 			return p + __builtin_ctz(stop);
 	}
 #endif
-	while (p < end && ident_tab[(unsigned char)*p])
+	while (p < end && ident_byte(*p))
+		p++;
+	return p;
+}
+
+const char *lex_ident_end(const char *p, const char *end)
+{
+	return ident_end(p, end);
+}
+
+const char *lex_ident_next(const char *p, const char *end)
+{
+#ifdef __SSE2__
+	for (; end - p >= 16; p += 16) {
+		unsigned int mask = ident_mask(p);
+
+		if (mask)
+			return p + __builtin_ctz(mask);
+	}
+#endif
+	while (p < end && !ident_byte(*p))
 		p++;
 	return p;
 }

@@ -103,6 +103,14 @@ static inline bool tok_punct(const struct token *tok, char c)
 	return tok->kind == TOK_PUNCT && tok->len == 1 && tok->p[0] == c;
 }
 
+/*
+ * Runs of identifier bytes (letters, digits, '_', '$'), as the lexer
+ * reads names: the first such byte from p on, and the end of the run
+ * from p on.  Both return `end` when there is none.
+ */
+const char *lex_ident_next(const char *p, const char *end);
+const char *lex_ident_end(const char *p, const char *end);
+
 /* Tokenise a whole buffer; the array ends with a TOK_EOF token. */
 struct token *lex_all(const char *buf, size_t len, size_t *ntok);
 /* The same into `arr` (struct token), which keeps its memory between

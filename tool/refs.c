@@ -78,36 +78,31 @@ struct refs_job {
 	guint8 filter[FILTER_BITS / 8];
 };
 
-static bool is_word_byte(unsigned char c)
-{
-	return g_ascii_isalnum(c) || c == '_';
-}
-
-/* Does the text contain one of the names as a whole identifier? */
+/*
+ * Does the text contain one of the names as a whole identifier?  A word
+ * is a run of the bytes the lexer reads names from, so that a name it
+ * would see as a token is found here.
+ */
 static bool mentions(const struct refs_job *job, const char *text,
 		     size_t len)
 {
+	const char *p = text, *end = text + len;
 	char buf[256];
 
-	for (size_t i = 0; i < len;) {
-		size_t start;
+	while ((p = lex_ident_next(p, end)) < end) {
+		const char *start = p;
+		size_t n;
 		guint bit;
 
-		if (!is_word_byte(text[i])) {
-			i++;
+		p = lex_ident_end(p, end);
+		n = p - start;
+		if (n < job->min_len || n > job->max_len || n >= sizeof(buf))
 			continue;
-		}
-		start = i;
-		while (i < len && is_word_byte(text[i]))
-			i++;
-		if (i - start < job->min_len || i - start > job->max_len ||
-		    i - start >= sizeof(buf))
-			continue;
-		bit = filter_bit(text + start, i - start);
+		bit = filter_bit(start, n);
 		if (!(job->filter[bit / 8] & 1u << bit % 8))
 			continue;
-		memcpy(buf, text + start, i - start);
-		buf[i - start] = '\0';
+		memcpy(buf, start, n);
+		buf[n] = '\0';
 		if (g_hash_table_contains(job->names, buf))
 			return true;
 	}
