@@ -27,11 +27,11 @@ ROOT = Path(__file__).resolve().parent.parent
 BUILD = ROOT / "build-fuzz"
 CORPUS = (ROOT / ".." / "shared" / "corpus").resolve()
 REGRESSIONS = ROOT / "tests" / "fuzz" / "regressions"
-TARGETS = ["lexer", "scan", "structs", "ppcond", "facts", "maintainers",
-           "baseline", "diff"]
-C_TARGETS = {"lexer", "scan", "structs", "ppcond"}
+TARGETS = ["lexer", "scan", "structs", "ppcond", "blank", "facts",
+           "maintainers", "baseline", "diff"]
+C_TARGETS = {"lexer", "scan", "structs", "ppcond", "blank"}
 DICTS = {"lexer": "c.dict", "scan": "c.dict", "structs": "c.dict",
-         "ppcond": "c.dict", "facts": "facts.dict",
+         "ppcond": "c.dict", "blank": "c.dict", "facts": "facts.dict",
          "maintainers": "maintainers.dict", "baseline": "baseline.dict",
          "diff": "c.dict"}
 # diff_lines() keeps every round's V: O(D * (N + M)) memory, 1 GB under

@@ -65,13 +65,19 @@ const struct token *cfile_tokens(struct cfile *f, size_t *n)
 char *cfile_scratch_copy(const struct cfile *f, const char *dir,
 			 GError **error)
 {
+	return cfile_scratch_write(f, dir, f->text, f->len, error);
+}
+
+char *cfile_scratch_write(const struct cfile *f, const char *dir,
+			  const char *text, size_t len, GError **error)
+{
 	char *path = g_build_filename(dir, f->path, NULL);
 	char *parent = g_path_get_dirname(path);
 	char *abs;
 
 	g_mkdir_with_parents(parent, 0700);
 	g_free(parent);
-	if (!g_file_set_contents(path, f->text, (gssize)f->len, error)) {
+	if (!g_file_set_contents(path, text, (gssize)len, error)) {
 		g_free(path);
 		return NULL;
 	}

@@ -55,6 +55,7 @@ struct cfile {
 	size_t spec_len;
 	struct file_facts *spec_done;	/* its "done" records */
 	bool spec_ok;			/* spatch ran it to the end */
+	bool spec_blanked;		/* spatch read it blanked (blank.h) */
 };
 
 struct unit;
@@ -125,6 +126,9 @@ const struct token *cfile_tokens(struct cfile *f, size_t *n);
 /* Write f's text as dir/PATH, for spatch; its absolute path. */
 char *cfile_scratch_copy(const struct cfile *f, const char *dir,
 			 GError **error);
+/* The same with other text in it. */
+char *cfile_scratch_write(const struct cfile *f, const char *dir,
+			  const char *text, size_t len, GError **error);
 /* Free them (32 bytes a token): they are lexed again when next asked. */
 void cfile_forget_tokens(struct cfile *f);
 struct cfile *conv_file(struct conversion *cv, const char *path);

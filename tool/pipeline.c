@@ -201,6 +201,16 @@ static bool speculating(struct run *r)
 	return !r->cv.compat_header && !g_getenv("TIMERCONV_NO_SPECULATE");
 }
 
+/*
+ * spatch reads the pass's copies with the function bodies that cannot
+ * matter blanked (blank.h), unless --macro-file may make a macro of them
+ * matter or TIMERCONV_NO_BLANK is set.
+ */
+static bool blanking(const struct run *r)
+{
+	return !r->env.macro_file && !g_getenv("TIMERCONV_NO_BLANK");
+}
+
 static bool run_facts(struct run *r, const struct pipeline_opts *o,
 		      GHashTable *names, GError **error)
 {
@@ -225,7 +235,7 @@ static bool run_facts(struct run *r, const struct pipeline_opts *o,
 		if (!has_work(f))
 			continue;
 		if (spec) {
-			input = spec_input(spec, f, error);
+			input = spec_input(spec, f, blanking(r), error);
 			if (!input)
 				goto out;
 		} else {

@@ -19,6 +19,7 @@
 #include <sys/un.h>
 #include <unistd.h>
 
+#include "blank.h"
 #include "spatch.h"
 #include "speculate.h"
 #include "util.h"
@@ -40,6 +41,7 @@ struct speculation {
 	GArray *clients;	/* int */
 	guint served;
 	gint64 busy;		/* microseconds spent planning */
+	size_t blanked;		/* bytes of the inputs blanked */
 };
 
 /* ---- plans ---- */
@@ -367,10 +369,29 @@ const char *spec_socket(const struct speculation *s)
 	return s->path;
 }
 
-char *spec_input(struct speculation *s, struct cfile *f, GError **error)
+/* f's text with the bodies that cannot matter blanked, or NULL. */
+static char *blanked_text(struct speculation *s, struct cfile *f)
 {
-	char *abs = cfile_scratch_copy(f, s->dir, error);
+	size_t n, blanked;
+	const struct token *t = cfile_tokens(f, &n);
+	char *text = blank_bodies(f->text, f->len, t, n, f->cb_names,
+				  &blanked);
 
+	/* the planner lexes again the few files it looks into */
+	cfile_forget_tokens(f);
+	s->blanked += blanked;
+	return text;
+}
+
+char *spec_input(struct speculation *s, struct cfile *f, bool blank,
+		 GError **error)
+{
+	char *text = blank ? blanked_text(s, f) : NULL;
+	char *abs = cfile_scratch_write(f, s->dir, text ? text : f->text,
+					f->len, error);
+
+	f->spec_blanked = text != NULL;
+	g_free(text);
 	if (!abs)
 		return NULL;
 	g_hash_table_insert(s->by_input, g_strdup(abs), f);
@@ -456,8 +477,9 @@ void spec_stop(struct speculation *s)
 	g_thread_join(s->thread);
 	s->thread = NULL;
 	if (g_getenv("TIMERCONV_TIMINGS"))
-		fprintf(stderr, "timerconv: timing: %u plans asked for, %.2f s planning\n",
-			s->served, (double)s->busy / G_USEC_PER_SEC);
+		fprintf(stderr, "timerconv: timing: %u plans asked for, %.2f s planning; %zu KiB of function bodies blanked\n",
+			s->served, (double)s->busy / G_USEC_PER_SEC,
+			s->blanked / 1024);
 	while (s->clients->len)
 		drop_client(s, s->clients->len - 1);
 }
@@ -485,6 +507,25 @@ void spec_free(struct speculation *s)
 
 /* ---- results ---- */
 
+/* spatch's result on the blanked copy at input, merged into f's text;
+ * NULL when it cannot be. */
+static char *merge_blanked(struct cfile *f, const char *input, char *result,
+			   gsize *len)
+{
+	char *blanked = NULL, *merged = NULL;
+	gsize blanked_len;
+	size_t merged_len;
+
+	if (g_file_get_contents(input, &blanked, &blanked_len, NULL))
+		merged = blank_merge(f->text, f->len, blanked, blanked_len,
+				     result, *len, &merged_len);
+	g_free(blanked);
+	g_free(result);
+	if (merged)
+		*len = merged_len;
+	return merged;
+}
+
 void spec_result(struct cfile *f, const char *input, struct file_facts *ff,
 		 bool ok)
 {
@@ -497,6 +538,11 @@ void spec_result(struct cfile *f, const char *input, struct file_facts *ff,
 	/* spatch leaves a result only for a file it changed */
 	if (ok && g_file_test(res, G_FILE_TEST_EXISTS) &&
 	    !g_file_get_contents(res, &text, &len, NULL))
+		f->spec_ok = false;
+	if (text && f->spec_blanked)
+		text = merge_blanked(f, input, text, &len);
+	if (!text && f->spec_blanked && f->spec_ok &&
+	    g_file_test(res, G_FILE_TEST_EXISTS))
 		f->spec_ok = false;
 	if (text && len == f->len && !memcmp(text, f->text, len)) {
 		g_free(text);

@@ -31,8 +31,10 @@ struct speculation *spec_start(struct conversion *cv, const char *workdir,
 			       bool keep_in_scope, GError **error);
 const char *spec_socket(const struct speculation *s);
 /* Write a scratch copy of f for the pass and return its absolute path,
- * by which the rules will name it. */
-char *spec_input(struct speculation *s, struct cfile *f, GError **error);
+ * by which the rules will name it; blank: with the bodies of functions
+ * that cannot matter blanked (blank.h). */
+char *spec_input(struct speculation *s, struct cfile *f, bool blank,
+		 GError **error);
 /* Group the files that name the same callbacks (`sfiles`, struct
  * spatch_file *, are the inputs of `files`, struct cfile *, in order). */
 void spec_group(struct speculation *s, GPtrArray *sfiles, GPtrArray *files);
@@ -40,7 +42,8 @@ void spec_group(struct speculation *s, GPtrArray *sfiles, GPtrArray *files);
 void spec_stop(struct speculation *s);
 void spec_free(struct speculation *s);
 
-/* The pass's result for f: its result and "done" records. */
+/* The pass's result for f: its result and "done" records.  A result on
+ * a blanked copy that cannot be merged back is not used. */
 void spec_result(struct cfile *f, const char *input, struct file_facts *ff,
 		 bool ok);
 /* Whether f's result from the pass is the one `plan` (the real plan for
