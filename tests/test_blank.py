@@ -1,21 +1,23 @@
 # SPDX-License-Identifier: GPL-2.0
 """spatch reads only what can matter.
 
-In the facts+patch pass, spatch reads a copy of each file in which the
-body of every function that names neither the old nor the new API, nor a
-.data or .function member, nor a callback (and holds no directive) is
-blanked: spaces, with the newlines kept, so that every position stays.
-Its result is merged back into the real file; one that touched a blanked
-line is not used, and the file is rewritten again from the real text.
+spatch reads a copy of each file (in the facts+patch pass and in patch
+passes) in which the body of every function that names neither the old
+nor the new API, nor a .data or .function member, nor a callback (and
+holds no directive) is blanked: spaces, with the newlines kept, so that
+every position stays.  Its result is merged back into the real file; one
+that touched a blanked line is not used, and the file is rewritten again
+from the real text.
 """
 
 from conftest import CASES, spatch_wrapper, timerconv
 
 CASE = CASES / "unrelated_functions_around"
 
-# A spatch that drops the lines of spaces from each result of the
-# facts+patch pass (only blanking makes such lines), and logs the -D
-# options of each run with its files.
+# A spatch that drops the lines of spaces from each result it writes
+# (only blanking makes such lines: beside the input with --out-place, the
+# input itself with --in-place), and logs the -D options of each run with
+# its files.
 MANGLER = """#!%(python)s
 import os, subprocess, sys
 args = sys.argv[1:]
@@ -26,9 +28,10 @@ if "--file-groups" in args:
     with open(%(log)r, "a") as log:
         log.write("%%s %%s\\n" %% ("+".join(modes),
                                  " ".join(os.path.basename(f) for f in files)))
-    for f in files if "--out-place" in args else []:
-        res = f + ".cocci_res"
-        if os.path.exists(res):
+    for f in files:
+        res = (f + ".cocci_res" if "--out-place" in args else
+               f if "--in-place" in args else None)
+        if res and os.path.exists(res):
             lines = open(res).read().split("\\n")
             open(res, "w").write("\\n".join(
                 l for l in lines if not (l and not l.strip(" "))))
@@ -95,14 +98,26 @@ def test_no_blanking_with_a_macro_file_or_when_told(tmp_path):
                        env={"TIMERCONV_NO_BLANK": "1"}) == orig
 
 
-def test_a_result_that_touched_a_blanked_line_is_not_used(tmp_path):
+def mangled_runs(tmp_path, env=None):
+    """Convert bar.c behind MANGLER: the modes of the runs that read it."""
     tree, src = bar_tree(tmp_path)
     log = tmp_path / "spatch.log"
     log.write_text("")
     path = spatch_wrapper(tmp_path, MANGLER, log=str(log))
     timerconv("convert", "-C", tree, "--in-place", check=0,
-              env={"PATH": path})
+              env=dict(env or {}, PATH=path))
     assert src.read_text() == (CASE / "expected.c").read_text()
     runs = [line.split(" ", 1) for line in log.read_text().splitlines()]
-    assert [modes for modes, files in runs if "bar.c" in files] == \
-        ["facts+patch", "patch"]
+    return [modes for modes, files in runs if "bar.c" in files]
+
+
+def test_a_result_that_touched_a_blanked_line_is_not_used(tmp_path):
+    """The facts+patch pass's result is dropped; the patch pass, blanked
+    too, is mangled too and redone from the real text."""
+    assert mangled_runs(tmp_path) == ["facts+patch", "patch", "patch"]
+
+
+def test_a_patch_pass_result_that_touched_a_blanked_line_is_redone(
+        tmp_path):
+    assert mangled_runs(tmp_path, {"TIMERCONV_NO_SPECULATE": "1"}) == \
+        ["facts", "patch", "patch"]

@@ -72,7 +72,8 @@ static size_t body_of(const struct token *t, size_t i)
 	open = open_paren(t, i - 1);
 	if (open == SIZE_MAX || open < 2)
 		return 0;
-	if (t[open - 1].kind != TOK_IDENT || tok_in(&t[open - 1], not_functions))
+	if (t[open - 1].kind != TOK_IDENT ||
+	    tok_in(&t[open - 1], not_functions))
 		return 0;
 	if (t[open - 2].flags & TF_PP)
 		return 0;
@@ -141,6 +142,11 @@ char *blank_bodies(const char *text, size_t len, const struct token *t,
 		}
 	}
 	return out;
+}
+
+bool blank_wanted(const char *macro_file)
+{
+	return !macro_file && !g_getenv("TIMERCONV_NO_BLANK");
 }
 
 char *blank_merge(const char *orig, size_t orig_len, const char *blanked,

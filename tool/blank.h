@@ -8,6 +8,7 @@
 #define TIMERCONV_BLANK_H
 
 #include <glib.h>
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "lexer.h"
@@ -21,6 +22,10 @@
  */
 char *blank_bodies(const char *text, size_t len, const struct token *t,
 		   size_t n, const GPtrArray *names, size_t *blanked);
+
+/* Whether spatch reads blanked copies: not with --macro-file (a macro
+ * may expand to the API in any body), nor with TIMERCONV_NO_BLANK set. */
+bool blank_wanted(const char *macro_file);
 
 /*
  * spatch's result on the blanked copy, as a result on the original text:

@@ -8,6 +8,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "blank.h"
 #include "conv.h"
 #include "gitutil.h"
 #include "structs_cache.h"
@@ -84,6 +85,20 @@ char *cfile_scratch_write(const struct cfile *f, const char *dir,
 	abs = g_canonicalize_filename(path, NULL);
 	g_free(path);
 	return abs;
+}
+
+char *cfile_blanked_text(struct cfile *f, size_t *blanked)
+{
+	bool lexed = f->tokens != NULL;
+	size_t n;
+	const struct token *t = cfile_tokens(f, &n);
+	char *text = blank_bodies(f->text, f->len, t, n, f->cb_names,
+				  blanked);
+
+	/* the tokens were forgotten to save memory: forget them again */
+	if (!lexed)
+		cfile_forget_tokens(f);
+	return text;
 }
 
 void cfile_forget_tokens(struct cfile *f)

@@ -126,6 +126,9 @@ const struct token *cfile_tokens(struct cfile *f, size_t *n);
 /* Write f's text as dir/PATH, for spatch; its absolute path. */
 char *cfile_scratch_copy(const struct cfile *f, const char *dir,
 			 GError **error);
+/* f's text with the function bodies that cannot matter blanked (blank.h),
+ * or NULL; *blanked: how many bytes. */
+char *cfile_blanked_text(struct cfile *f, size_t *blanked);
 /* The same with other text in it. */
 char *cfile_scratch_write(const struct cfile *f, const char *dir,
 			  const char *text, size_t len, GError **error);

@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "blank.h"
 #include "compat.h"
 #include "pipeline.h"
 #include "progress.h"
@@ -201,16 +202,6 @@ static bool speculating(struct run *r)
 	return !r->cv.compat_header && !g_getenv("TIMERCONV_NO_SPECULATE");
 }
 
-/*
- * spatch reads the pass's copies with the function bodies that cannot
- * matter blanked (blank.h), unless --macro-file may make a macro of them
- * matter or TIMERCONV_NO_BLANK is set.
- */
-static bool blanking(const struct run *r)
-{
-	return !r->env.macro_file && !g_getenv("TIMERCONV_NO_BLANK");
-}
-
 static bool run_facts(struct run *r, const struct pipeline_opts *o,
 		      GHashTable *names, GError **error)
 {
@@ -235,7 +226,9 @@ static bool run_facts(struct run *r, const struct pipeline_opts *o,
 		if (!has_work(f))
 			continue;
 		if (spec) {
-			input = spec_input(spec, f, blanking(r), error);
+			input = spec_input(spec, f,
+					   blank_wanted(r->env.macro_file),
+					   error);
 			if (!input)
 				goto out;
 		} else {

@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "blank.h"
 #include "compat.h"
 #include "conv.h"
 #include "spatch.h"
@@ -185,38 +186,92 @@ static bool needs_compat(struct conversion *cv, struct cfile *f,
 	return has;
 }
 
-/* What spatch made of the scratch copy of f. */
-static void read_result(struct cfile *f, struct spatch_file *sf)
+/*
+ * What spatch made of the scratch copy of f, which was `blanked` (blank.h)
+ * or f's text.  False when that result cannot be merged into f's text:
+ * f is then rewritten again, unblanked.
+ */
+static bool read_result(struct cfile *f, struct spatch_file *sf,
+			const char *blanked)
 {
-	char *text;
-	gsize len;
+	char *text = NULL;
+	gsize len = 0;
 
+	if (!sf->error && !sf->timed_out &&
+	    g_file_get_contents(sf->input, &text, &len, NULL) && blanked) {
+		size_t merged_len;
+		char *merged = blank_merge(f->text, f->len, blanked, f->len,
+					   text, len, &merged_len);
+
+		g_free(text);
+		if (!merged)
+			return false;
+		text = merged;
+		len = merged_len;
+	}
 	f->done = sf->facts ? sf->facts : facts_parse("");
 	sf->facts = NULL;
 	if (sf->error || sf->timed_out) {
 		f->rewrite_error = g_strdup(sf->timed_out ? "spatch timed out" :
 					    "spatch failed");
-		return;
+		return true;
 	}
-	if (!g_file_get_contents(sf->input, &text, &len, NULL))
-		return;
+	if (!text)
+		return true;
 	if (len == f->len && !memcmp(text, f->text, len)) {
 		g_free(text);
-		return;
+		return true;
 	}
 	f->new_text = text;
 	f->new_len = len;
+	return true;
 }
 
-/* A scratch copy of f for spatch to rewrite in place. */
+/* A scratch copy of f, or of `text`, for spatch to rewrite in place. */
 static char *scratch_copy(struct spatch_env *env, struct cfile *f,
-			  guint round, GError **error)
+			  const char *text, guint round, GError **error)
 {
 	char *dir = g_strdup_printf("%s/src-%u", env->workdir, round);
-	char *abs = cfile_scratch_copy(f, dir, error);
+	char *abs = cfile_scratch_write(f, dir, text ? text : f->text, f->len,
+					error);
 
 	g_free(dir);
 	return abs;
+}
+
+/*
+ * The files of the round whose results on blanked copies could not be
+ * merged: rewritten again from their real text, with the same plan (it
+ * goes by the copy's path, which is the same).
+ */
+static bool redo_unblanked(struct spatch_env *env, GPtrArray *redo,
+			   GPtrArray *redo_sf, const char *plan_path,
+			   guint round, GError **error)
+{
+	GPtrArray *again = g_ptr_array_new_with_free_func(
+		(GDestroyNotify)spatch_file_free);
+	bool ok = true;
+
+	for (guint i = 0; ok && i < redo->len; i++) {
+		struct cfile *f = redo->pdata[i];
+		struct spatch_file *old = redo_sf->pdata[i];
+		char *copy = scratch_copy(env, f, NULL, round, error);
+		struct spatch_file *sf;
+
+		if (!copy) {
+			ok = false;
+			break;
+		}
+		sf = spatch_file_new(copy, old->sp_file, f->len);
+		sf->names = f->cb_names;
+		g_ptr_array_add(again, sf);
+	}
+	if (ok)
+		spatch_run_files(env, "patch", again, plan_path, NULL, true);
+	for (guint i = 0; ok && i < again->len; i++)
+		read_result(redo->pdata[i], again->pdata[i], NULL);
+	g_ptr_array_free(again, TRUE);
+	return ok;
 }
 
 /* Redo every file a failed unit touched, without it. */
@@ -245,6 +300,10 @@ static bool rewrite_round(struct conversion *cv, struct spatch_env *env,
 	GPtrArray *sfiles = g_ptr_array_new_with_free_func(
 		(GDestroyNotify)spatch_file_free);
 	GPtrArray *planned = g_ptr_array_new();
+	/* each planned file's blanked copy (blank.h), or NULL */
+	GPtrArray *blanked = g_ptr_array_new_with_free_func(g_free);
+	GPtrArray *redo = g_ptr_array_new(), *redo_sf = g_ptr_array_new();
+	bool blank = blank_wanted(env->macro_file);
 	JsonObject *all = json_object_new();
 	JsonObject *by_file = json_object_new();
 	char *plan_path = NULL;
@@ -257,7 +316,8 @@ static bool rewrite_round(struct conversion *cv, struct spatch_env *env,
 		JsonObject *plan = plan_for_file(cv, f);
 		const char *sp_file = NULL;
 		struct spatch_file *sf;
-		char *copy;
+		char *copy, *text = NULL;
+		size_t nblanked;
 
 		if (!plan)
 			continue;
@@ -279,7 +339,10 @@ static bool rewrite_round(struct conversion *cv, struct spatch_env *env,
 				goto out;
 			}
 		}
-		copy = scratch_copy(env, f, round, error);
+		if (blank)
+			text = cfile_blanked_text(f, &nblanked);
+		copy = scratch_copy(env, f, text, round, error);
+		g_ptr_array_add(blanked, text);
 		if (!copy) {
 			json_object_unref(plan);
 			goto out;
@@ -303,9 +366,18 @@ static bool rewrite_round(struct conversion *cv, struct spatch_env *env,
 		goto out;
 	}
 	for (guint i = 0; i < planned->len; i++) {
+		if (read_result(planned->pdata[i], sfiles->pdata[i],
+				blanked->pdata[i]))
+			continue;
+		g_ptr_array_add(redo, planned->pdata[i]);
+		g_ptr_array_add(redo_sf, sfiles->pdata[i]);
+	}
+	if (redo->len &&
+	    !redo_unblanked(env, redo, redo_sf, plan_path, round, error))
+		goto out;
+	for (guint i = 0; i < planned->len; i++) {
 		struct cfile *f = planned->pdata[i];
 
-		read_result(f, sfiles->pdata[i]);
 		f->compat_missing = f->compat_include && (!f->done ||
 			!facts_done(f->done, "compat", "include"));
 	}
@@ -315,6 +387,9 @@ out:
 	g_free(plan_path);
 	g_ptr_array_free(sfiles, TRUE);
 	g_ptr_array_free(planned, TRUE);
+	g_ptr_array_free(blanked, TRUE);
+	g_ptr_array_free(redo, TRUE);
+	g_ptr_array_free(redo_sf, TRUE);
 	return ok;
 }
 

@@ -369,27 +369,15 @@ const char *spec_socket(const struct speculation *s)
 	return s->path;
 }
 
-/* f's text with the bodies that cannot matter blanked, or NULL. */
-static char *blanked_text(struct speculation *s, struct cfile *f)
-{
-	size_t n, blanked;
-	const struct token *t = cfile_tokens(f, &n);
-	char *text = blank_bodies(f->text, f->len, t, n, f->cb_names,
-				  &blanked);
-
-	/* the planner lexes again the few files it looks into */
-	cfile_forget_tokens(f);
-	s->blanked += blanked;
-	return text;
-}
-
 char *spec_input(struct speculation *s, struct cfile *f, bool blank,
 		 GError **error)
 {
-	char *text = blank ? blanked_text(s, f) : NULL;
+	size_t blanked = 0;
+	char *text = blank ? cfile_blanked_text(f, &blanked) : NULL;
 	char *abs = cfile_scratch_write(f, s->dir, text ? text : f->text,
 					f->len, error);
 
+	s->blanked += blanked;
 	f->spec_blanked = text != NULL;
 	g_free(text);
 	if (!abs)
