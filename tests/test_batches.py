@@ -152,7 +152,8 @@ def test_each_batch_asks_spatch_only_about_its_own_callbacks(tmp_path,
                                                             passes):
     """The callback-name constraints, a Python call per identifier in the
     rules as written, reach spatch behind the set of names the batch's
-    files contain, checked first; the conversion is the same."""
+    files contain, checked first; the conversion is the same.  (Two
+    jobs: with one, files this small all go in one batch.)"""
     tree = tree_with_a_bad_file(tmp_path)
     (tree / "drivers" / "bad.c").unlink()
     keep = tmp_path / "tmp"
@@ -160,7 +161,7 @@ def test_each_batch_asks_spatch_only_about_its_own_callbacks(tmp_path,
     env = {"TIMERCONV_KEEP_TMP": "1", "TMPDIR": str(keep)}
     if len(passes) == 2:
         env["TIMERCONV_NO_SPECULATE"] = "1"
-    timerconv("convert", "-C", tree, "--in-place", "--jobs", "1", check=0,
+    timerconv("convert", "-C", tree, "--in-place", "--jobs", "2", check=0,
               env=env)
     for i in range(6):
         out = (tree / "drivers" / ("good%d.c" % i)).read_text()
@@ -185,6 +186,20 @@ def test_each_batch_asks_spatch_only_about_its_own_callbacks(tmp_path,
                     in rules), (mode, names)
             seen.update(names)
         assert len(seen) == 6, mode
+
+
+def test_files_few_bytes_in_all_go_in_one_batch_a_job(tmp_path):
+    """A spatch costs half a second before it reads any C: six small
+    files and one job make one batch (batch_size() alone makes two)."""
+    tree = tree_with_a_bad_file(tmp_path)
+    (tree / "drivers" / "bad.c").unlink()
+    keep = tmp_path / "tmp"
+    keep.mkdir()
+    timerconv("convert", "-C", tree, "--in-place", "--jobs", "1", check=0,
+              env={"TIMERCONV_KEEP_TMP": "1", "TMPDIR": str(keep)})
+    lists = list(keep.glob("timerconv-run-*/batch-facts+patch-*.txt"))
+    assert len(lists) == 1
+    assert len([f for f in lists[0].read_text().split("\n") if f]) == 6
 
 
 def test_a_callback_named_like_an_smpl_word_keeps_the_rules_as_written(

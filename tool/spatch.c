@@ -867,6 +867,53 @@ static GPtrArray *collect(struct runner *r, GHashTable *by_input)
 	return retry;
 }
 
+/* Below this many bytes a batch of files costs more to start than it
+ * gains by keeping jobs busy to the end. */
+#define SMALL_BATCH_BYTES (2u << 20)
+
+/*
+ * Files that are few bytes in all (the files of a patch pass rewritten
+ * again, say) go in fewer batches than batch_size() makes, each file, the
+ * largest first, to the lightest batch: a spatch started costs half a
+ * second before it reads any C.  Not for files of a group, whose order
+ * counts (speculate.h), nor for files of more than one rule file.
+ */
+static bool balanced_batches(struct runner *r, GPtrArray *todo, guint size,
+			     int jobs)
+{
+	size_t total = 0, *bytes;
+	guint count = (todo->len + size - 1) / size, nb;
+
+	for (guint i = 0; i < todo->len; i++) {
+		struct spatch_file *f = todo->pdata[i];
+
+		if (f->group || g_strcmp0(f->sp_file,
+			((struct spatch_file *)todo->pdata[0])->sp_file))
+			return false;
+		total += f->size;
+	}
+	nb = MAX((guint)jobs, (guint)(total / SMALL_BATCH_BYTES) + 1);
+	if (nb >= count)
+		return false;
+	bytes = g_new0(size_t, nb);
+	for (guint i = 0; i < nb; i++)
+		batch_new(r, ((struct spatch_file *)todo->pdata[0])->sp_file);
+	for (guint i = 0; i < todo->len; i++) {
+		struct spatch_file *f = todo->pdata[i];
+		struct batch *b;
+		guint light = 0;
+
+		for (guint k = 1; k < nb; k++)
+			if (bytes[k] < bytes[light])
+				light = k;
+		bytes[light] += f->size;
+		b = r->batches->pdata[light];
+		g_ptr_array_add(b->files, f);
+	}
+	g_free(bytes);
+	return true;
+}
+
 static void run_files(struct runner *r, GPtrArray *files)
 {
 	struct spatch_env *env = r->env;
@@ -900,7 +947,9 @@ static void run_files(struct runner *r, GPtrArray *files)
 
 		r->batches = g_ptr_array_new_with_free_func(
 			(GDestroyNotify)batch_free);
-		for (guint i = 0; i < todo->len; i++) {
+		if (!round && balanced_batches(r, todo, size, jobs))
+			size = 0;
+		for (guint i = 0; size && i < todo->len; i++) {
 			struct spatch_file *f = todo->pdata[i];
 
 			if (!b || b->files->len >= size ||
