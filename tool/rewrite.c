@@ -268,6 +268,11 @@ static bool redo_unblanked(struct spatch_env *env, GPtrArray *redo,
 	}
 	if (ok)
 		spatch_run_files(env, "patch", again, plan_path, NULL, true);
+	if (ok && interrupted()) {
+		g_set_error(error, G_IO_ERROR, G_IO_ERROR_CANCELLED,
+			    "interrupted");
+		ok = false;
+	}
 	for (guint i = 0; ok && i < again->len; i++)
 		read_result(redo->pdata[i], again->pdata[i], NULL);
 	g_ptr_array_free(again, TRUE);
