@@ -32,17 +32,61 @@ static char *make_indent(size_t col)
 	return g_string_free(s, FALSE);
 }
 
-/* Net parenthesis depth of a line, ignoring strings and char literals. */
+/*
+ * Is the line part of a comment: from its first non-blank, a line of a
+ * block comment (a star and a blank, or the closing star and slash), or
+ * one that opens a comment?
+ */
+static bool comment_line(const char *p, size_t len)
+{
+	size_t i = 0;
+
+	while (i < len && (p[i] == ' ' || p[i] == '\t'))
+		i++;
+	if (len - i >= 2 && p[i] == '/' &&
+	    (p[i + 1] == '*' || p[i + 1] == '/'))
+		return true;
+	return i < len && p[i] == '*' &&
+	       (i + 1 == len || p[i + 1] == ' ' || p[i + 1] == '\t' ||
+		p[i + 1] == '/');
+}
+
+/* The end of the char literal whose quote is at p[i], or i when there is
+ * none nearby: an apostrophe in a comment ("shouldn't") starts none. */
+static size_t char_literal_end(const char *p, size_t len, size_t i)
+{
+	for (size_t k = i + 1; k < len && k <= i + 6; k++) {
+		if (p[k] == '\\')
+			k++;
+		else if (p[k] == '\'')
+			return k;
+	}
+	return i;
+}
+
+/* Net parenthesis depth of a line, ignoring strings, char literals and
+ * comments. */
 static int paren_balance(const char *p, size_t len)
 {
 	int depth = 0;
 
+	if (comment_line(p, len))
+		return 0;
 	for (size_t i = 0; i < len; i++) {
-		if (p[i] == '"' || p[i] == '\'') {
-			char q = p[i++];
-
-			while (i < len && p[i] != q)
+		if (p[i] == '"') {
+			for (i++; i < len && p[i] != '"';)
 				i += p[i] == '\\' ? 2 : 1;
+		} else if (p[i] == '\'') {
+			i = char_literal_end(p, len, i);
+		} else if (p[i] == '/' && i + 1 < len && p[i + 1] == '/') {
+			break;
+		} else if (p[i] == '/' && i + 1 < len && p[i + 1] == '*') {
+			const char *end = g_strstr_len(p + i + 2, len - i - 2,
+						       "*/");
+
+			if (!end)
+				break;
+			i = (size_t)(end - p) + 1;
 		} else if (p[i] == '(') {
 			depth++;
 		} else if (p[i] == ')') {
@@ -427,7 +471,7 @@ static void mark_added(struct wrapper *w)
 		} else {
 			w->added[o->b] = true;
 			w->old_of[o->b] = last_old;
-			/* the old line in the same place of the changed block */
+			/* the old line in the same place of the block */
 			if (block >= 0 && (size_t)(block + nth) < w->a.v->len)
 				w->same_of[o->b] = block + nth;
 			nth++;
