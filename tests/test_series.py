@@ -193,6 +193,9 @@ def test_checkpatch_is_run_and_finds_no_errors(tree, tmp_path):
     lines = [l for l in proc.stderr.splitlines() if "checkpatch" in l]
     assert len(lines) == 4
     assert all(l.endswith("no errors") for l in lines), lines
+    # run --jobs at a time, reported in patch order
+    names = [l.split(": ")[2] for l in lines]
+    assert names == sorted(names) and len(set(names)) == 4, names
 
 
 def test_the_tree_is_not_modified(tree, tmp_path):
