@@ -718,10 +718,11 @@ static void checkpatch_one(size_t i, void *data)
 	char *out = NULL;
 	int status = -1;
 
-	/* the kernel's checkpatch.pl takes --terse; a stand-in may not */
+	/* the kernel's checkpatch.pl takes --terse (and then says nothing
+	 * of a clean patch); a stand-in may not */
 	if (!g_str_has_prefix(job->names->pdata[i], "0000-") &&
 	    (!run_capture(argv, job->work, &out, &status, true, NULL) ||
-	     (status != 0 && status != 1) || !out || !*out)) {
+	     (status != 0 && status != 1) || !out)) {
 		g_free(out);
 		out = NULL;
 		run_capture(plain, job->work, &out, &status, true, NULL);
