@@ -61,16 +61,19 @@ static const char *const new_names[] = {
 	"TIMER_DATA_TYPE", "TIMER_FUNC_TYPE", NULL
 };
 
-bool api_candidate(const char *name, size_t len)
+bool api_holds_timer(const char *name, size_t len)
 {
-	/* Every name, old or new, holds "timer" or "TIMER" */
-	if (len < 9 || len > 40)
-		return false;
 	for (size_t i = 0; i + 5 <= len; i++)
 		if ((name[i] == 't' && !memcmp(name + i, "timer", 5)) ||
 		    (name[i] == 'T' && !memcmp(name + i, "TIMER", 5)))
 			return true;
 	return false;
+}
+
+bool api_candidate(const char *name, size_t len)
+{
+	/* Every name, old or new, holds "timer" or "TIMER" */
+	return len >= 9 && len <= 40 && api_holds_timer(name, len);
 }
 
 const struct api *api_lookup(const char *name, size_t len)

@@ -36,6 +36,8 @@ struct api {
 	enum api_level gone_at;
 };
 
+/* Does name hold "timer" or "TIMER", as every API name does? */
+bool api_holds_timer(const char *name, size_t len);
 /* Could name be one of the API's (old or new)?  A cheap first test. */
 bool api_candidate(const char *name, size_t len);
 const struct api *api_lookup(const char *name, size_t len);

@@ -15,6 +15,7 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "api.h"
 #include "blank.h"
 #include "diff.h"
 
@@ -31,11 +32,9 @@ static bool matters(const struct token *tok, const GPtrArray *names)
 {
 	if (tok->kind != TOK_IDENT)
 		return false;
-	if (TOK_IS(tok, "data") || TOK_IS(tok, "function"))
+	if (TOK_IS(tok, "data") || TOK_IS(tok, "function") ||
+	    api_holds_timer(tok->p, tok->len))
 		return true;
-	for (const char *p = tok->p; p + 5 <= tok->p + tok->len; p++)
-		if (!memcmp(p, "timer", 5) || !memcmp(p, "TIMER", 5))
-			return true;
 	for (guint i = 0; names && i < names->len; i++)
 		if (tok_is(tok, names->pdata[i], strlen(names->pdata[i])))
 			return true;
