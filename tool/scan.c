@@ -68,14 +68,12 @@ enum {
  */
 static bool upper_api_at(const char *data, const char *w, size_t len)
 {
-	const char *end = data + len;
+	const char *rest = w + 5;
 
 	if (w - data >= 7 && !memcmp(w - 7, "DEFINE_", 7))
 		return true;
-	for (w += 5; w < end && (g_ascii_isalnum(*w) || *w == '_'); w++)
-		if (*w == 'I' && end - w >= 11 && !memcmp(w, "INITIALIZER", 11))
-			return true;
-	return false;
+	return memmem(rest, lex_ident_end(rest, data + len) - rest,
+		      "INITIALIZER", 11) != NULL;
 }
 
 /*
