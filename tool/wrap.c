@@ -64,6 +64,31 @@ static size_t char_literal_end(const char *p, size_t len, size_t i)
 	return i;
 }
 
+/*
+ * The last byte of the string, char literal or comment that starts at
+ * p[i] (the line's last when it runs on), or i when none does.
+ */
+static size_t literal_end(const char *p, size_t len, size_t i)
+{
+	const char *end;
+
+	if (p[i] == '"') {
+		for (i++; i < len && p[i] != '"';)
+			i += p[i] == '\\' ? 2 : 1;
+		return MIN(i, len - 1);
+	}
+	if (p[i] == '\'')
+		return char_literal_end(p, len, i);
+	if (p[i] != '/' || i + 1 >= len)
+		return i;
+	if (p[i + 1] == '/')
+		return len - 1;
+	if (p[i + 1] != '*')
+		return i;
+	end = g_strstr_len(p + i + 2, len - i - 2, "*/");
+	return end ? (size_t)(end - p) + 1 : len - 1;
+}
+
 /* Net parenthesis depth of a line, ignoring strings, char literals and
  * comments. */
 static int paren_balance(const char *p, size_t len)
@@ -73,25 +98,14 @@ static int paren_balance(const char *p, size_t len)
 	if (comment_line(p, len))
 		return 0;
 	for (size_t i = 0; i < len; i++) {
-		if (p[i] == '"') {
-			for (i++; i < len && p[i] != '"';)
-				i += p[i] == '\\' ? 2 : 1;
-		} else if (p[i] == '\'') {
-			i = char_literal_end(p, len, i);
-		} else if (p[i] == '/' && i + 1 < len && p[i + 1] == '/') {
-			break;
-		} else if (p[i] == '/' && i + 1 < len && p[i + 1] == '*') {
-			const char *end = g_strstr_len(p + i + 2, len - i - 2,
-						       "*/");
+		size_t skip = literal_end(p, len, i);
 
-			if (!end)
-				break;
-			i = (size_t)(end - p) + 1;
-		} else if (p[i] == '(') {
+		if (skip != i)
+			i = skip;
+		else if (p[i] == '(')
 			depth++;
-		} else if (p[i] == ')') {
+		else if (p[i] == ')')
 			depth--;
-		}
 	}
 	return depth;
 }
@@ -103,16 +117,14 @@ static long open_paren_col(const char *p, size_t len)
 	long col = -1;
 
 	for (size_t i = 0; i < len; i++) {
-		if (p[i] == '(') {
-			g_array_append_val(stack, i);
-		} else if (p[i] == ')' && stack->len) {
-			g_array_set_size(stack, stack->len - 1);
-		} else if (p[i] == '"' || p[i] == '\'') {
-			char q = p[i++];
+		size_t skip = literal_end(p, len, i);
 
-			while (i < len && p[i] != q)
-				i += p[i] == '\\' ? 2 : 1;
-		}
+		if (skip != i)
+			i = skip;
+		else if (p[i] == '(')
+			g_array_append_val(stack, i);
+		else if (p[i] == ')' && stack->len)
+			g_array_set_size(stack, stack->len - 1);
 	}
 	if (stack->len)
 		col = (long)line_width(p, g_array_index(stack, size_t, 0) + 1);
