@@ -881,14 +881,14 @@ static GPtrArray *collect(struct runner *r, GHashTable *by_input)
 static bool balanced_batches(struct runner *r, GPtrArray *todo, guint size,
 			     int jobs)
 {
+	const char *sp_file = ((struct spatch_file *)todo->pdata[0])->sp_file;
 	size_t total = 0, *bytes;
 	guint count = (todo->len + size - 1) / size, nb;
 
 	for (guint i = 0; i < todo->len; i++) {
 		struct spatch_file *f = todo->pdata[i];
 
-		if (f->group || g_strcmp0(f->sp_file,
-			((struct spatch_file *)todo->pdata[0])->sp_file))
+		if (f->group || g_strcmp0(f->sp_file, sp_file))
 			return false;
 		total += f->size;
 	}
@@ -897,7 +897,7 @@ static bool balanced_batches(struct runner *r, GPtrArray *todo, guint size,
 		return false;
 	bytes = g_new0(size_t, nb);
 	for (guint i = 0; i < nb; i++)
-		batch_new(r, ((struct spatch_file *)todo->pdata[0])->sp_file);
+		batch_new(r, sp_file);
 	for (guint i = 0; i < todo->len; i++) {
 		struct spatch_file *f = todo->pdata[i];
 		struct batch *b;
