@@ -317,6 +317,12 @@ static struct f_assign *assign_at(struct cfile *f, struct fpos at)
 	return NULL;
 }
 
+/*
+ * A static timer: named by its variable (DEFINE_TIMER) or, for an
+ * initialiser, by the function spatch reports it in (the variable).  Its
+ * callback may be NULL (DEFINE_TIMER(t, NULL, 0, 0)): .function is set
+ * later, and the timer waits, like an init_timer(), for that callback.
+ */
 static void bind_define(struct planner *pl, struct binding *b)
 {
 	struct f_setup *s = b->setup;
@@ -325,7 +331,10 @@ static void bind_define(struct planner *pl, struct binding *b)
 
 	b->timer.file = b->file;
 	b->timer.key = g_strdup_printf("global:%s:%s", b->file->path, name);
-	node_union(pl, b->cb->node, key_node(pl, b->timer.key));
+	if (b->cb)
+		node_union(pl, b->cb->node, key_node(pl, b->timer.key));
+	else
+		key_node(pl, b->timer.key);
 	d = g_new0(struct dsrc, 1);
 	d->file = b->file;
 	d->setup = s;
@@ -378,9 +387,9 @@ static void bind_setups(struct planner *pl, struct cfile *f)
 		b->setup = s;
 		b->csite = cs;
 		b->cast = cast;
-		if (!cb) {
+		if (!cb)
 			g_ptr_array_add(pl->lone_inits, b);
-		} else if (s->kind == FS_DEFINE) {
+		if (s->kind == FS_DEFINE) {
 			bind_define(pl, b);
 			continue;
 		}

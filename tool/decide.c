@@ -436,6 +436,7 @@ static bool decide_ulong(struct planner *pl, struct callback *cb,
 			    (passthrough(cb, d) && on_own_timer(cb, d)) ||
 			    !(d->rel.rel == REL_INTEGER ||
 			      (d->setup && d->setup->kind == FS_DEFINE &&
+			       g_strcmp0(d->setup->fn, "NULL") &&
 			       d->value && expr_is_integer(d->value))))
 				continue;
 			w = where(d->file, d->line);
@@ -544,6 +545,10 @@ bool decide_lone_init(struct planner *pl, struct binding *b, struct unit *u)
 	}
 	if (b->kind == B_INIT) {
 		unit_refuse(u, at, "init_timer() followed by a NULL .function");
+		goto out;
+	}
+	if (b->kind == B_DEFINE) {
+		unit_refuse(u, at, "static timer defined with a NULL callback");
 		goto out;
 	}
 	for (guint i = 0; i < pl->bindings->len; i++) {

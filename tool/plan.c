@@ -371,6 +371,19 @@ static struct unit *unit_of_key(struct planner *pl, GHashTable *by_root,
 	return g_hash_table_lookup(by_root, GINT_TO_POINTER(root));
 }
 
+/* Why a timer without a callback of its own, joined to none, is left. */
+static const char *lone_reason(const struct binding *b)
+{
+	switch (b->kind) {
+	case B_SETUP:
+		return "setup with a NULL callback and no .function assignment this tool can convert";
+	case B_DEFINE:
+		return "static timer defined with a NULL callback and no .function assignment this tool can convert";
+	default:
+		return "init_timer() without a .function assignment on every path after it";
+	}
+}
+
 static void build_units(struct planner *pl)
 {
 	struct conversion *cv = pl->cv;
@@ -415,9 +428,7 @@ static void build_units(struct planner *pl)
 		struct unit *u = unit_of_key(pl, by_root, b->timer.key);
 
 		if (!u) {
-			site_refuse(b->csite, b->kind == B_SETUP ?
-				    "setup with a NULL callback and no .function assignment this tool can convert" :
-				    "init_timer() without a .function assignment on every path after it");
+			site_refuse(b->csite, lone_reason(b));
 			continue;
 		}
 		g_ptr_array_add(u->lone, b);
