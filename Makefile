@@ -44,9 +44,14 @@ else
 BUILD    := build
 endif
 
-SRCS := $(sort $(wildcard tool/*.c))
-OBJS := $(SRCS:tool/%.c=$(BUILD)/%.o)
+# tool/ holds one folder a stage (tool/README.md): every source file has
+# a unique name, so the objects of all of them share one directory.
+STAGES := lib scan facts plan rewrite build cmd
+SRCS := $(sort $(foreach d,$(STAGES),$(wildcard tool/$(d)/*.c)))
+OBJS := $(patsubst %.c,$(BUILD)/%.o,$(notdir $(SRCS)))
 DEPS := $(OBJS:.o=.d)
+ALL_CFLAGS += $(STAGES:%=-Itool/%)
+vpath %.c $(STAGES:%=tool/%)
 
 .PHONY: all demo test bench corpus install deps clean fuzz fuzz-ci fuzz-build
 
@@ -55,7 +60,7 @@ all: $(BUILD)/timerconv
 $(BUILD)/timerconv: $(OBJS)
 	$(CC) $(LDFLAGS) -o $@ $(OBJS) $(LDLIBS)
 
-$(BUILD)/%.o: tool/%.c | $(BUILD)
+$(BUILD)/%.o: %.c | $(BUILD)
 	$(CC) $(ALL_CFLAGS) -MMD -MP -c -o $@ $<
 
 $(BUILD):
@@ -72,17 +77,17 @@ FUZZ_BUILD   := build-fuzz
 FUZZ_SAN     := -fsanitize=address,undefined -fno-sanitize-recover=all \
 		-fno-omit-frame-pointer
 FUZZ_CFLAGS   = -std=c11 -D_GNU_SOURCE $(WARN) -O1 -g $(FUZZ_SAN) \
-		-DTIMERCONV_DATADIR='"$(DATADIR)"' \
+		-DTIMERCONV_DATADIR='"$(DATADIR)"' $(STAGES:%=-Itool/%) \
 		$(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 FUZZ_TARGETS := lexer scan structs ppcond blank facts maintainers baseline diff
-FUZZ_OBJS    := $(patsubst tool/%.c,$(FUZZ_BUILD)/%.o, \
-			  $(filter-out tool/main.c,$(SRCS)))
+FUZZ_OBJS    := $(patsubst %.c,$(FUZZ_BUILD)/%.o, \
+			  $(notdir $(filter-out tool/cmd/main.c,$(SRCS))))
 FUZZ_LIB     := $(FUZZ_BUILD)/libtimerconv.a
 FUZZ_BINS    := $(FUZZ_TARGETS:%=$(FUZZ_BUILD)/fuzz_%)
 
 fuzz-build: $(FUZZ_BINS)
 
-$(FUZZ_BUILD)/%.o: tool/%.c | $(FUZZ_BUILD)
+$(FUZZ_BUILD)/%.o: %.c | $(FUZZ_BUILD)
 	$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer-no-link -MMD -MP -c \
 		-o $@ $<
 

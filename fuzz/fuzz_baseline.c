@@ -4,7 +4,7 @@
  * or an error with a message; never both, never neither.
  */
 #include "fuzz.h"
-#include "../tool/check.h"
+#include "check.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

@@ -8,8 +8,8 @@
  * alone comes through in the text (or the merge gives up).
  */
 #include "fuzz.h"
-#include "../tool/blank.h"
-#include "../tool/lexer.h"
+#include "blank.h"
+#include "lexer.h"
 
 static bool matters(const struct token *t)
 {

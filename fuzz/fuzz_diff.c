@@ -7,7 +7,7 @@
  * the diff's + and - lines.
  */
 #include "fuzz.h"
-#include "../tool/diff.h"
+#include "diff.h"
 
 struct text {
 	const char *p;

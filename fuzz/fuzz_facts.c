@@ -4,7 +4,7 @@
  * anything else.  Then the lookups the planner makes on what it read.
  */
 #include "fuzz.h"
-#include "../tool/facts.h"
+#include "facts.h"
 
 /* A record line json-glib would leak on (see fuzz.h). */
 static bool json_glib_leaks(const char *text)

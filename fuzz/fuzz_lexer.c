@@ -5,7 +5,7 @@
  * each token, and every bracket has a match at or after it.
  */
 #include "fuzz.h"
-#include "../tool/lexer.h"
+#include "lexer.h"
 
 struct pos {
 	const char *p;		/* counted up to here */

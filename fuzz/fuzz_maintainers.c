@@ -5,7 +5,7 @@
  * input itself as the patch text for K:.
  */
 #include "fuzz.h"
-#include "../tool/maintainers.h"
+#include "maintainers.h"
 
 /* A root with nothing in it: "a directory named without its slash"
  * then finds no directory, without touching a real tree. */

@@ -5,9 +5,9 @@
  * run forward within the file.
  */
 #include "fuzz.h"
-#include "../tool/api.h"
-#include "../tool/lexer.h"
-#include "../tool/ppcond.h"
+#include "api.h"
+#include "lexer.h"
+#include "ppcond.h"
 
 static void check_ranges(const GArray *r, unsigned int last_line)
 {

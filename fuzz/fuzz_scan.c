@@ -9,8 +9,8 @@
  * skip a text only if the scan would find nothing in it.
  */
 #include "fuzz.h"
-#include "../tool/scan.h"
-#include "../tool/util.h"
+#include "scan.h"
+#include "util.h"
 
 static GHashTable *renames(void)
 {

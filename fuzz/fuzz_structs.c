@@ -6,8 +6,8 @@
  * the input's identifiers and look each other identifier up as a member.
  */
 #include "fuzz.h"
-#include "../tool/lexer.h"
-#include "../tool/structs.h"
+#include "lexer.h"
+#include "structs.h"
 
 #define MAX_NAMES 24
 

@@ -1,6 +1,6 @@
 #!/usr/bin/python3
 # SPDX-License-Identifier: GPL-2.0
-"""Does blanking change what spatch finds?  (tool/blank.c)
+"""Does blanking change what spatch finds?  (tool/scan/blank.c)
 
 Converts a tree (by default the old-API workload) keeping timerconv's
 scratch files, then runs the facts rules of each batch of the
