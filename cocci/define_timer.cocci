@@ -7,7 +7,9 @@
 /// __TIMER_INITIALIZER(fn, flags).  Their callbacks receive the timer, a
 /// global, so they become void fn(struct timer_list *unused).  timerconv
 /// refuses a site whose expires is not 0 (add_timer() would see another
-/// expiry) or whose data the callback uses.
+/// expiry) or whose data the callback uses.  A v4.14 tree keeps the old
+/// forms, with the callback cast to TIMER_FUNC_TYPE and DEFINE_TIMER()'s
+/// data the timer's own address, as timer_setup() hands it.
 //
 // Confidence: High
 // Comments: patch mode needs the plan of `timerconv convert`.
@@ -96,7 +98,8 @@ DEFINE_TIMER@p(tname, fn, e, d);
 tname << define_p.tname;
 @@
 
-if timerconv.planned("defines", "DEFINE_TIMER", tname) is None:
+e = timerconv.planned("defines", "DEFINE_TIMER", tname)
+if e is None or "fn" in e:
 	cocci.include_match(False)
 
 @define_x depends on patch@
@@ -112,6 +115,52 @@ DEFINE_TIMER@p(tname, fn
 
 @script:python@
 tname << define_x.tname;
+@@
+
+timerconv.done("defines", "DEFINE_TIMER", tname)
+
+// patch, v4.14: the old form stays, its callback cast to TIMER_FUNC_TYPE
+// and its data the timer's own address, as timer_setup() would hand it.
+@define_l_p depends on patch@
+declarer name DEFINE_TIMER;
+identifier tname, fn;
+expression e, d;
+position p;
+@@
+
+DEFINE_TIMER@p(tname, fn, e, d);
+
+@script:python define_l_mk depends on patch@
+tname << define_l_p.tname;
+nf;
+nd;
+@@
+
+e = timerconv.planned("defines", "DEFINE_TIMER", tname)
+if e is None or "data" not in e:
+	cocci.include_match(False)
+else:
+	coccinelle.nf = cocci.make_ident(e["fn"])
+	coccinelle.nd = cocci.make_ident(e["data"])
+
+@define_l_x depends on patch@
+declarer name DEFINE_TIMER;
+identifier tname, fn;
+identifier define_l_mk.nf, define_l_mk.nd;
+expression e, d;
+position define_l_p.p;
+@@
+
+DEFINE_TIMER@p(tname,
+- fn
++ nf
+  , e,
+- d
++ nd
+  );
+
+@script:python@
+tname << define_l_x.tname;
 @@
 
 timerconv.done("defines", "DEFINE_TIMER", tname)
@@ -133,7 +182,7 @@ flags;
 @@
 
 entry = timerconv.planned("defines", p[0].current_element, api, fn)
-if entry is None:
+if entry is None or "fn" in entry:
 	cocci.include_match(False)
 else:
 	coccinelle.flags = cocci.make_ident(entry["flags"])
@@ -169,8 +218,9 @@ p << initializer4_p.p;
 fn << initializer4_p.fn;
 @@
 
-if timerconv.planned("defines", p[0].current_element, "__TIMER_INITIALIZER",
-		     fn) is None:
+e = timerconv.planned("defines", p[0].current_element, "__TIMER_INITIALIZER",
+		      fn)
+if e is None or "fn" in e:
 	cocci.include_match(False)
 
 @initializer4_x depends on patch@
@@ -186,6 +236,89 @@ position initializer4_p.p, px;
 @script:python@
 p << initializer4_x.px;
 fn << initializer4_x.fn;
+@@
+
+timerconv.done("defines", p[0].current_element, "__TIMER_INITIALIZER", fn)
+
+// patch, v4.14: the initialisers stay, their callback cast.
+@initializer_l_p depends on patch@
+identifier api = {TIMER_INITIALIZER, TIMER_PINNED_INITIALIZER,
+	TIMER_DEFERRED_INITIALIZER, TIMER_PINNED_DEFERRED_INITIALIZER};
+expression fn, e, d;
+position p;
+@@
+
+api@p(fn, e, d)
+
+@script:python initializer_l_mk depends on patch@
+p << initializer_l_p.p;
+api << initializer_l_p.api;
+fn << initializer_l_p.fn;
+nf;
+@@
+
+entry = timerconv.planned("defines", p[0].current_element, api, fn)
+if entry is None or "fn" not in entry:
+	cocci.include_match(False)
+else:
+	coccinelle.nf = cocci.make_ident(entry["fn"])
+
+@initializer_l_x depends on patch@
+identifier initializer_l_mk.nf;
+identifier api;
+expression fn, e, d;
+position initializer_l_p.p, px;
+@@
+
+  api@p@px(
+- fn
++ nf
+  , e, d)
+
+@script:python@
+p << initializer_l_x.px;
+api << initializer_l_x.api;
+fn << initializer_l_x.fn;
+@@
+
+timerconv.done("defines", p[0].current_element, api, fn)
+
+@initializer4_l_p depends on patch@
+identifier api = {__TIMER_INITIALIZER};
+expression fn, e, d, fl;
+position p;
+@@
+
+api@p(fn, e, d, fl)
+
+@script:python initializer4_l_mk depends on patch@
+p << initializer4_l_p.p;
+fn << initializer4_l_p.fn;
+nf;
+@@
+
+entry = timerconv.planned("defines", p[0].current_element,
+			  "__TIMER_INITIALIZER", fn)
+if entry is None or "fn" not in entry:
+	cocci.include_match(False)
+else:
+	coccinelle.nf = cocci.make_ident(entry["fn"])
+
+@initializer4_l_x depends on patch@
+identifier initializer4_l_mk.nf;
+identifier api;
+expression fn, e, d, fl;
+position initializer4_l_p.p, px;
+@@
+
+  api@p@px(
+- fn
++ nf
+  , e, d, fl)
+
+@script:python@
+p << initializer4_l_x.px;
+fn << initializer4_l_x.fn;
 @@
 
 timerconv.done("defines", p[0].current_element, "__TIMER_INITIALIZER", fn)

@@ -10,8 +10,9 @@
 /// timer_setup(&t, fn, 0) with the one callback the timer ever runs,
 /// which timerconv finds across the tree.  init_timer_deferrable(),
 /// init_timer_pinned() and init_timer_on_stack() carry their flags or
-/// become timer_setup_on_stack().  .data assignments are
-/// timer_fields.cocci's.
+/// become timer_setup_on_stack() (on v4.14, which lacks it,
+/// __setup_timer_on_stack() with TIMER_FUNC_TYPE).  .data assignments
+/// are timer_fields.cocci's.
 //
 // Confidence: High
 // Comments: patch mode needs the plan of `timerconv convert`.
@@ -94,7 +95,7 @@ flags;
 @@
 
 entry = timerconv.planned("inits", p[0].current_element, api, e)
-if entry is None:
+if entry is None or "data" in entry:
 	cocci.include_match(False)
 else:
 	coccinelle.new_api = cocci.make_ident(entry["api"])
@@ -116,6 +117,55 @@ position init_p.p, px;
 p << init_x.px;
 api << init_x.api;
 e << init_x.E;
+@@
+
+timerconv.done("inits", p[0].current_element, api, e)
+
+// patch: init_timer_on_stack() where the target lacks
+// timer_setup_on_stack() (v4.14): __setup_timer_on_stack() with the cast
+// callback and the timer itself as data.
+@init_l_p depends on patch disable ptr_to_array@
+identifier api = {init_timer_on_stack};
+expression E;
+position p;
+@@
+
+api@p(E)
+
+@script:python init_l_mk depends on patch@
+p << init_l_p.p;
+api << init_l_p.api;
+e << init_l_p.E;
+new_api;
+fn;
+data;
+flags;
+@@
+
+entry = timerconv.planned("inits", p[0].current_element, api, e)
+if entry is None or "data" not in entry:
+	cocci.include_match(False)
+else:
+	coccinelle.new_api = cocci.make_ident(entry["api"])
+	coccinelle.fn = cocci.make_ident(entry["fn"])
+	coccinelle.data = cocci.make_ident(entry["data"])
+	coccinelle.flags = cocci.make_ident(entry["flags"])
+
+@init_l_x depends on patch disable ptr_to_array@
+identifier init_l_mk.new_api, init_l_mk.fn, init_l_mk.data;
+identifier init_l_mk.flags;
+identifier api;
+expression E;
+position init_l_p.p, px;
+@@
+
+- api@p@px(E)
++ new_api(E, fn, data, flags)
+
+@script:python@
+p << init_l_x.px;
+api << init_l_x.api;
+e << init_l_x.E;
 @@
 
 timerconv.done("inits", p[0].current_element, api, e)

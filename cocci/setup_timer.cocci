@@ -6,7 +6,10 @@
 /// that the variant's name implied become timer_setup()'s third argument:
 /// setup_deferrable_timer() -> TIMER_DEFERRABLE, setup_pinned_timer() ->
 /// TIMER_PINNED, the _on_stack variants -> timer_setup_on_stack(), and
-/// __setup_timer(t, fn, data, flags) keeps its flags.
+/// __setup_timer(t, fn, data, flags) keeps its flags.  A v4.14 tree has
+/// timer_setup() but no timer_setup_on_stack(): there an on-stack timer
+/// becomes __setup_timer_on_stack(t, (TIMER_FUNC_TYPE)fn,
+/// (TIMER_DATA_TYPE)t, flags), which is what timer_setup() does.
 ///
 /// A setup is only rewritten together with its callback, its prototypes
 /// and every other user of that callback, possibly in other files; that
@@ -213,7 +216,7 @@ flags;
 @@
 
 e = timerconv.planned("setups", p[0].current_element, api, t, f)
-if e is None or "fn" not in e:
+if e is None or "fn" not in e or "data" in e:
 	cocci.include_match(False)
 else:
 	coccinelle.new_api = cocci.make_ident(e["api"])
@@ -261,7 +264,7 @@ fn;
 @@
 
 e = timerconv.planned("setups", p[0].current_element, api, t, f)
-if e is None or "fn" not in e:
+if e is None or "fn" not in e or "data" in e:
 	cocci.include_match(False)
 else:
 	coccinelle.new_api = cocci.make_ident(e["api"])
@@ -286,6 +289,108 @@ p << setup4_c_x.px;
 api << setup4_c_x.api;
 t << setup4_c_x.T;
 f << setup4_c_x.F;
+@@
+
+timerconv.done("setups", p[0].current_element, api, t, f)
+
+// patch: an on-stack timer where the target lacks timer_setup_on_stack()
+// (v4.14): __setup_timer_on_stack() with the callback cast to
+// TIMER_FUNC_TYPE and the timer itself as data, as timer_setup() does.
+@setup_l_p depends on patch disable ptr_to_array@
+identifier api = {setup_timer_on_stack, setup_pinned_timer_on_stack,
+	setup_deferrable_timer_on_stack,
+	setup_pinned_deferrable_timer_on_stack};
+expression T, F, D;
+position p;
+@@
+
+api@p(T, F, D)
+
+@script:python setup_l_mk depends on patch@
+p << setup_l_p.p;
+api << setup_l_p.api;
+t << setup_l_p.T;
+f << setup_l_p.F;
+new_api;
+fn;
+data;
+flags;
+@@
+
+e = timerconv.planned("setups", p[0].current_element, api, t, f)
+if e is None or "data" not in e:
+	cocci.include_match(False)
+else:
+	coccinelle.new_api = cocci.make_ident(e["api"])
+	coccinelle.fn = cocci.make_ident(e["fn"])
+	coccinelle.data = cocci.make_ident(e["data"])
+	coccinelle.flags = cocci.make_ident(e["flags"])
+
+@setup_l_x depends on patch disable ptr_to_array@
+identifier setup_l_mk.new_api, setup_l_mk.fn, setup_l_mk.data;
+identifier setup_l_mk.flags;
+identifier api;
+expression T, F, D;
+position setup_l_p.p, px;
+@@
+
+- api@p@px
++ new_api
+  (T,
+- F, D
++ fn, data, flags
+  )
+
+@script:python@
+p << setup_l_x.px;
+api << setup_l_x.api;
+t << setup_l_x.T;
+f << setup_l_x.F;
+@@
+
+timerconv.done("setups", p[0].current_element, api, t, f)
+
+@setup4_l_p depends on patch disable ptr_to_array@
+identifier api = {__setup_timer_on_stack};
+expression T, F, D, FL;
+position p;
+@@
+
+api@p(T, F, D, FL)
+
+@script:python setup4_l_mk depends on patch@
+p << setup4_l_p.p;
+api << setup4_l_p.api;
+t << setup4_l_p.T;
+f << setup4_l_p.F;
+fn;
+data;
+@@
+
+e = timerconv.planned("setups", p[0].current_element, api, t, f)
+if e is None or "data" not in e:
+	cocci.include_match(False)
+else:
+	coccinelle.fn = cocci.make_ident(e["fn"])
+	coccinelle.data = cocci.make_ident(e["data"])
+
+@setup4_l_x depends on patch disable ptr_to_array@
+identifier setup4_l_mk.fn, setup4_l_mk.data;
+identifier api;
+expression T, F, D, FL;
+position setup4_l_p.p, px;
+@@
+
+  api@p@px(T,
+- F, D,
++ fn, data,
+  FL)
+
+@script:python@
+p << setup4_l_x.px;
+api << setup4_l_x.api;
+t << setup4_l_x.T;
+f << setup4_l_x.F;
 @@
 
 timerconv.done("setups", p[0].current_element, api, t, f)

@@ -65,6 +65,40 @@ pv << assign_arrow_f.pv;
 timerconv.emit("assign", pe, field=fld, object=e, timer=e, value=v,
 	       value_at=timerconv.key(pv))
 
+// facts: every read of .data or .function, a compound assignment (|=)
+// included.
+@read_f depends on facts disable ptr_to_array@
+expression E;
+identifier fld = {data, function};
+position pe != {assign_f.pe, assign_arrow_f.pe};
+@@
+
+E@pe.fld
+
+@script:python depends on facts@
+e << read_f.E;
+fld << read_f.fld;
+pe << read_f.pe;
+@@
+
+timerconv.emit("read", pe, field=fld, object=e, timer="& " + e)
+
+@read_arrow_f depends on facts disable ptr_to_array@
+expression E;
+identifier fld = {data, function};
+position pe != {assign_f.pe, assign_arrow_f.pe};
+@@
+
+E@pe->fld
+
+@script:python depends on facts@
+e << read_arrow_f.E;
+fld << read_arrow_f.fld;
+pe << read_arrow_f.pe;
+@@
+
+timerconv.emit("read", pe, field=fld, object=e, timer=e)
+
 // The type of the variable an assigned timer is reached from, for the
 // usual shapes: t.fld, p->t.fld, p->a.t.fld, p->a->t.fld, p->t[i].fld,
 // p->a.b.t.fld; and of the variables in the value, cs in (long)cs.
@@ -103,6 +137,42 @@ B@pb.f1.f2.f3.fld = V
 b << assign_ty.B;
 ty << assign_ty.TY;
 pb << assign_ty.pb;
+@@
+
+timerconv.emit("type", pb, name=b, type=ty)
+
+// ... and a read one (an assignment's twin is harmless: the same type).
+@read_ty depends on facts disable ptr_to_array@
+expression I;
+identifier fld = {data};
+identifier f1, f2;
+type TY;
+idexpression TY B;
+position pb;
+@@
+
+(
+B@pb.fld
+|
+B@pb->fld
+|
+B@pb->f1.fld
+|
+B@pb.f1.fld
+|
+B@pb->f1[I].fld
+|
+B@pb->f1.f2.fld
+|
+B@pb->f1->f2.fld
+|
+B@pb.f1.f2.fld
+)
+
+@script:python depends on facts@
+b << read_ty.B;
+ty << read_ty.TY;
+pb << read_ty.pb;
 @@
 
 timerconv.emit("type", pb, name=b, type=ty)

@@ -137,6 +137,11 @@ def plans(fn):
     return fn in plan.get("callbacks", {}) or fn in plan.get("protos", {})
 
 
+def declares_above(fn):
+    """Whether the plan puts a callback's prototype above function fn."""
+    return fn in _file_plan().get("decls", {})
+
+
 def renames():
     return _file_plan().get("renames", {})
 

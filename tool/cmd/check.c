@@ -34,6 +34,8 @@ static char *site_message(const struct site *s, const struct target *tg)
 	case SITE_DATA_ASSIGN:
 		return g_strdup_printf("timer_list.data was removed in v4.15; use timer_setup() and %s()",
 				       tg->container_of);
+	case SITE_DATA_READ:
+		return g_strdup("timer_list.data is read here; v4.15 removed it (v4.14's timer_setup() stores the timer's own address in it): keep the value in the timer's container");
 	case SITE_ULONG_CALLBACK:
 		return g_strdup_printf("timer callback %s() takes unsigned long; since v4.15 callbacks take struct timer_list * and use %s()",
 				       s->callback, tg->container_of);

@@ -162,6 +162,46 @@ static void callback_names(struct run *r, GHashTable *all, GHashTable *global)
 	}
 }
 
+/*
+ * A static callback's prototype may sit in a header its file includes
+ * (`static void f(unsigned long);` in foo.h, included by foo.c): the
+ * header is part of the callback's unit and is read with the file.
+ */
+static bool add_static_headers(struct run *r, GHashTable *names,
+			       GHashTable *in_scope, GError **error)
+{
+	guint n = r->cv.files->len;
+
+	for (guint i = 0; i < n; i++) {
+		struct cfile *f = r->cv.files->pdata[i];
+		bool any = false;
+
+		for (guint k = 0; !any && k < f->scan->ulong_funcs->len; k++) {
+			struct ulong_func *u = &g_array_index(
+				f->scan->ulong_funcs, struct ulong_func, k);
+
+			any = u->is_static && u->is_def &&
+			      g_hash_table_contains(names, u->name);
+		}
+		for (guint k = 0; any && k < f->scan->includes->len; k++) {
+			char *path = cfile_include_path(f,
+						f->scan->includes->pdata[k]);
+			bool ok = true;
+
+			if (!conv_file(&r->cv, path) &&
+			    tree_has(&r->tree, path))
+				ok = add_file(r, path, NULL,
+					      g_hash_table_contains(in_scope,
+								    path),
+					      error) != NULL;
+			g_free(path);
+			if (!ok)
+				return false;
+		}
+	}
+	return true;
+}
+
 /* Sites to convert (compat code is only reported), or callback uses. */
 static bool has_work(const struct cfile *f)
 {
@@ -314,6 +354,8 @@ static bool gather(struct run *r, const struct pipeline_opts *o,
 		ts->results[i] = NULL;	/* the cfile owns it now */
 	}
 	callback_names(r, names, global);
+	if (!add_static_headers(r, names, in_scope, error))
+		goto out;
 	/* PATHs limit what changes, not what is known: structs, callbacks
 	 * and their uses are looked up in the whole tree */
 	if (o->paths && o->paths[0]) {
@@ -482,6 +524,7 @@ bool pipeline_run(struct run *r, const struct pipeline_opts *o,
 	if (!include_dirs(r, o, error))
 		return false;
 	if (o->compat_header) {
+		target_use_compat(&r->target);
 		r->cv.compat_header = path_normalize(o->compat_header);
 		if (g_path_is_absolute(o->compat_header) ||
 		    g_str_has_prefix(r->cv.compat_header, "..")) {

@@ -12,6 +12,7 @@
 #include "conv.h"
 #include "gitutil.h"
 #include "structs_cache.h"
+#include "treescan.h"
 #include "util.h"
 
 struct cfile *cfile_new(const char *path, char *text, size_t len)
@@ -111,6 +112,31 @@ void cfile_forget_tokens(struct cfile *f)
 struct cfile *conv_file(struct conversion *cv, const char *path)
 {
 	return g_hash_table_lookup(cv->by_path, path);
+}
+
+char *cfile_include_path(const struct cfile *f, const char *name)
+{
+	char *dir = g_path_get_dirname(f->path);
+	char *joined = g_build_filename(dir, name, NULL);
+	char *path = path_normalize(joined);
+
+	g_free(dir);
+	g_free(joined);
+	return path;
+}
+
+bool cfile_includes(const struct cfile *f, const char *path)
+{
+	bool found = false;
+
+	for (guint i = 0; f->scan && !found && i < f->scan->includes->len;
+	     i++) {
+		char *to = cfile_include_path(f, f->scan->includes->pdata[i]);
+
+		found = !strcmp(to, path);
+		g_free(to);
+	}
+	return found;
 }
 
 struct index_job {

@@ -96,6 +96,7 @@ struct unit {
 	GHashTable *files;		/* struct cfile * set */
 	GPtrArray *lone;		/* timers set up without a callback */
 	GPtrArray *dsrcs;		/* what sets their .data */
+	GPtrArray *reads;		/* struct dread *: what reads it */
 	char *reason;			/* NULL: converted */
 	char *where;			/* "file:line" of the cause */
 };
@@ -135,6 +136,10 @@ char *cfile_scratch_write(const struct cfile *f, const char *dir,
 /* Free them (32 bytes a token): they are lexed again when next asked. */
 void cfile_forget_tokens(struct cfile *f);
 struct cfile *conv_file(struct conversion *cv, const char *path);
+/* Where f's #include "name" leads: name beside f, normalised. */
+char *cfile_include_path(const struct cfile *f, const char *name);
+/* Does f #include "..." the file at path (root-relative)? */
+bool cfile_includes(const struct cfile *f, const char *path);
 struct struct_index *conv_structs(struct conversion *cv);
 
 /* refs.c: references to callback names, by the lexer */

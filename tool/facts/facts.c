@@ -205,8 +205,9 @@ static void add_record(struct file_facts *ff, JsonObject *o)
 		add_setup(ff, o, FS_INIT);
 	} else if (!strcmp(kind, "define")) {
 		add_setup(ff, o, FS_DEFINE);
-	} else if (!strcmp(kind, "assign")) {
+	} else if (!strcmp(kind, "assign") || !strcmp(kind, "read")) {
 		struct f_assign *a = g_new0(struct f_assign, 1);
+		bool read = kind[0] == 'r';
 
 		a->field = str(o, "field");
 		a->object = str(o, "object");
@@ -217,7 +218,12 @@ static void add_record(struct file_facts *ff, JsonObject *o)
 		a->at = pos(o);
 		a->value_at = key_pos(o, "value_at");
 		a->func = str(o, "func");
-		g_ptr_array_add(ff->assigns, a);
+		if (read && g_strcmp0(a->field, "data") &&
+		    g_strcmp0(a->field, "function")) {
+			free_assign(a);
+			return;
+		}
+		g_ptr_array_add(read ? ff->reads : ff->assigns, a);
 	} else if (!strcmp(kind, "callback")) {
 		struct f_callback *c = g_new0(struct f_callback, 1);
 		JsonObject *ext = obj_ref(o, "extent");
@@ -288,6 +294,7 @@ static struct file_facts *facts_new(void)
 
 	ff->setups = g_ptr_array_new_with_free_func(free_setup);
 	ff->assigns = g_ptr_array_new_with_free_func(free_assign);
+	ff->reads = g_ptr_array_new_with_free_func(free_assign);
 	ff->callbacks = g_ptr_array_new_with_free_func(free_callback);
 	ff->casts = g_ptr_array_new_with_free_func(free_cast);
 	ff->protos = g_ptr_array_new_with_free_func(free_named);
@@ -393,6 +400,7 @@ void facts_free(struct file_facts *ff)
 		return;
 	g_ptr_array_free(ff->setups, TRUE);
 	g_ptr_array_free(ff->assigns, TRUE);
+	g_ptr_array_free(ff->reads, TRUE);
 	g_ptr_array_free(ff->callbacks, TRUE);
 	g_ptr_array_free(ff->casts, TRUE);
 	g_ptr_array_free(ff->protos, TRUE);

@@ -42,7 +42,7 @@ struct f_setup {
 	char *expires;
 };
 
-struct f_assign {
+struct f_assign {		/* an assignment, or a read of .data */
 	char *field;		/* "function" or "data" */
 	char *object;
 	char *timer;		/* the timer: & object, or object for -> */
@@ -83,6 +83,8 @@ struct f_named {		/* prototypes, calls, references */
 struct file_facts {
 	GPtrArray *setups;	/* struct f_setup */
 	GPtrArray *assigns;	/* struct f_assign */
+	GPtrArray *reads;	/* struct f_assign: reads of .data and
+				 * .function */
 	GPtrArray *callbacks;	/* struct f_callback */
 	GPtrArray *casts;	/* struct f_cast */
 	GPtrArray *protos;	/* struct f_named */

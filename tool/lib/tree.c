@@ -54,6 +54,20 @@ char *tree_abspath(const struct tree *t, const char *rel)
 	return g_build_filename(t->root, rel, NULL);
 }
 
+bool tree_has(const struct tree *t, const char *rel)
+{
+	char *abs;
+	bool res;
+
+	if (g_path_is_absolute(rel) || g_str_has_prefix(rel, "../") ||
+	    !is_c_source(rel))
+		return false;
+	abs = tree_abspath(t, rel);
+	res = g_file_test(abs, G_FILE_TEST_IS_REGULAR);
+	g_free(abs);
+	return res;
+}
+
 char *tree_read(const struct tree *t, const char *rel, size_t *len,
 		GError **error)
 {

@@ -25,6 +25,9 @@ GPtrArray *tree_list(struct tree *t, const char *const *paths,
 
 char *tree_abspath(const struct tree *t, const char *rel);
 
+/* Is rel (root-relative, normalised) a .c or .h file of the tree? */
+bool tree_has(const struct tree *t, const char *rel);
+
 /* Read a root-relative file; NULL with error on failure. */
 char *tree_read(const struct tree *t, const char *rel, size_t *len,
 		GError **error);

@@ -505,6 +505,90 @@ static void bind_assigns(struct planner *pl, struct cfile *f)
 	}
 }
 
+/* ---- reads of .data ---- */
+
+/*
+ * The timer a read names, as the facts write it: `& E` for E.data, `E`
+ * for E->data.  From the scan's text when spatch did not parse it.
+ */
+static char *read_timer_text(const char *text)
+{
+	size_t n = strlen(text);
+
+	if (g_str_has_suffix(text, " . data"))
+		return g_strdup_printf("& %.*s", (int)(n - 7), text);
+	if (g_str_has_suffix(text, " -> data"))
+		return g_strndup(text, n - 8);
+	return NULL;
+}
+
+static void dread_add(struct planner *pl, struct cfile *f, struct csite *cs,
+		      const char *timer, const char *func, struct fpos at)
+{
+	struct dread *r = g_new0(struct dread, 1);
+
+	r->file = f;
+	r->csite = cs;
+	r->function = !cs;
+	r->line = at.line;
+	g_ptr_array_add(pl->reads, r);
+	tref_init(pl, &r->timer, f, timer, func, at);
+	/* timer->data through a bare struct timer_list *: any timer (the
+	 * timer core's own reads); it joins none */
+	if (r->timer.chain_ok && !r->timer.chain.addr &&
+	    !r->timer.chain.segs->len)
+		g_clear_pointer(&r->timer.key, g_free);
+	else
+		key_node(pl, r->timer.key);
+}
+
+/*
+ * Every read the scan saw joins its timer: by spatch's expression where
+ * spatch parsed it, else by the scan's (whose key, types unknown, joins
+ * every timer of that field in the file).
+ */
+static void bind_reads(struct planner *pl, struct cfile *f)
+{
+	GHashTable *seen = g_hash_table_new(NULL, NULL);
+
+	for (guint i = 0; f->facts && i < f->facts->reads->len; i++) {
+		struct f_assign *a = f->facts->reads->pdata[i];
+		struct csite *cs;
+
+		if (!strcmp(a->field, "function")) {
+			dread_add(pl, f, NULL, a->timer, a->func, a->at);
+			continue;
+		}
+		cs = find_csite(pl->cv, f, a->at.line, a->at.col,
+				SITE_DATA_READ);
+		if (!cs || cs->reason || g_hash_table_contains(seen, cs))
+			continue;
+		g_hash_table_add(seen, cs);
+		dread_add(pl, f, cs, a->timer, a->func, a->at);
+	}
+	for (guint i = 0; i < pl->cv->sites->len; i++) {
+		struct csite *cs = pl->cv->sites->pdata[i];
+		char *timer;
+
+		if (cs->file != f || cs->site->type != SITE_DATA_READ ||
+		    cs->reason || g_hash_table_contains(seen, cs))
+			continue;
+		timer = read_timer_text(cs->site->text);
+		if (timer)
+			dread_add(pl, f, cs, timer, cs->site->func,
+				  (struct fpos){ cs->site->line,
+						 cs->site->col });
+		g_free(timer);
+	}
+	g_hash_table_destroy(seen);
+}
+
+static void dread_free(struct dread *r)
+{
+	tref_clear(&r->timer);
+	g_free(r);
+}
+
 /* ---- timers with no callback of their own ---- */
 
 /*
@@ -544,6 +628,13 @@ static void link_unknown_keys(struct planner *pl)
 	for (guint j = 0; j < pl->dsrcs->len; j++) {
 		struct dsrc *d = pl->dsrcs->pdata[j];
 		struct keyed k = { d->file, d->timer.key };
+
+		if (k.key)
+			g_array_append_val(all, k);
+	}
+	for (guint j = 0; j < pl->reads->len; j++) {
+		struct dread *r = pl->reads->pdata[j];
+		struct keyed k = { r->file, r->timer.key };
 
 		if (k.key)
 			g_array_append_val(all, k);
@@ -596,6 +687,18 @@ static void add_crefs(GPtrArray *to, struct cfile *f, GPtrArray *facts,
 	}
 }
 
+/*
+ * Can file f name the callback?  Any file, for a callback with external
+ * linkage; a static one's own file, and the headers that file includes
+ * (a static prototype in foo.h is foo.c's).
+ */
+static bool home_sees(const struct callback *cb, const struct cfile *f)
+{
+	return !cb->home || cb->home == f ||
+	       (g_str_has_suffix(f->path, ".h") &&
+		cfile_includes(cb->home, f->path));
+}
+
 static guint count_defs(struct callback *cb, struct cfile *f, GArray *funcs)
 {
 	guint defs = 0;
@@ -624,7 +727,7 @@ static void collect_decls(struct planner *pl, struct callback *cb)
 	for (guint i = 0; i < cv->files->len; i++) {
 		struct cfile *f = cv->files->pdata[i];
 
-		if (cb->home && cb->home != f)
+		if (!home_sees(cb, f))
 			continue;
 		if (f->scan)
 			defs += count_defs(cb, f, f->scan->ulong_funcs) +
@@ -731,7 +834,7 @@ static void check_uses(struct planner *pl, struct callback *cb)
 	for (guint i = 0; i < cv->files->len && !cb->poison; i++) {
 		struct cfile *f = cv->files->pdata[i];
 
-		if (cb->home && cb->home != f)
+		if (!home_sees(cb, f))
 			continue;
 		for (guint k = 0; k < f->refs->len; k++) {
 			struct cb_ref *r = f->refs->pdata[k];
@@ -804,6 +907,8 @@ void bind_all(struct planner *pl)
 		bind_setups(pl, cv->files->pdata[i]);
 	for (guint i = 0; i < cv->files->len; i++)
 		bind_assigns(pl, cv->files->pdata[i]);
+	for (guint i = 0; i < cv->files->len; i++)
+		bind_reads(pl, cv->files->pdata[i]);
 	poison_unparsed(pl);
 	link_unknown_keys(pl);
 	for (guint i = 0; i < pl->lone_inits->len; i++)
@@ -849,9 +954,12 @@ void planner_free(struct planner *pl)
 	g_ptr_array_free(pl->bindings, TRUE);
 	g_ptr_array_set_free_func(pl->dsrcs, (GDestroyNotify)dsrc_free);
 	g_ptr_array_free(pl->dsrcs, TRUE);
+	g_ptr_array_set_free_func(pl->reads, (GDestroyNotify)dread_free);
+	g_ptr_array_free(pl->reads, TRUE);
 	g_ptr_array_free(pl->lone_inits, TRUE);
 	g_hash_table_destroy(pl->nodes);
 	g_array_free(pl->parent, TRUE);
 	g_hash_table_destroy(pl->paired);
+	g_hash_table_destroy(pl->declared);
 	g_free(pl);
 }

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "planner.h"
+#include "ppcond.h"
 #include "util.h"
 
 static const char *relation_reason(enum relation rel)
@@ -119,8 +120,39 @@ static bool on_own_timer(const struct callback *cb, const struct dsrc *d)
 	return any;
 }
 
+/*
+ * A form the binding needs that the target's timer.h lacks, with no
+ * v4.14 spelling (TIMER_FUNC_TYPE) to stand in for it: why, or NULL.
+ */
+static const char *form_missing(const struct target_forms *f,
+				const struct binding *b)
+{
+	const struct api *api = b->setup ?
+		api_lookup(b->setup->api, strlen(b->setup->api)) : NULL;
+	bool stays = b->kind == B_FUNCTION || (b->kind == B_INIT && b->assign);
+
+	if (stays && f->function_ulong && !f->func_type)
+		return "the target's timer_list.function takes unsigned long and its timer.h has no TIMER_FUNC_TYPE to cast a converted callback to";
+	if (!api)
+		return NULL;
+	if (api->on_stack && !f->setup_on_stack && !f->func_type)
+		return "the target's timer.h has neither timer_setup_on_stack() nor TIMER_FUNC_TYPE";
+	if (b->kind != B_DEFINE)
+		return NULL;
+	if (api->kind == API_DEFINE && !f->define_short && !f->func_type)
+		return "the target's timer.h has neither DEFINE_TIMER(name, fn) nor TIMER_FUNC_TYPE";
+	if (api->kind == API_INITIALIZER && !f->initializer_short &&
+	    f->compat)
+		return "a static initialiser has no spelling that builds both before and after v4.15 (DEFINE_TIMER() has)";
+	if (api->kind == API_INITIALIZER && !f->initializer_short &&
+	    !f->func_type)
+		return "the target's timer.h has neither __TIMER_INITIALIZER(fn, flags) nor TIMER_FUNC_TYPE";
+	return NULL;
+}
+
 /* Problems of the setups themselves, whatever the callback does. */
-static bool check_bindings(struct callback *cb, struct unit *u)
+static bool check_bindings(struct planner *pl, struct callback *cb,
+			   struct unit *u)
 {
 	for (guint i = 0; i < cb->bindings->len; i++) {
 		struct binding *b = cb->bindings->pdata[i];
@@ -144,6 +176,8 @@ static bool check_bindings(struct callback *cb, struct unit *u)
 		else if (b->kind == B_DEFINE && b->setup->expires &&
 			 strtol(b->setup->expires, NULL, 0) != 0)
 			why = "static timer with a nonzero expires (add_timer() would use it)";
+		else
+			why = form_missing(&pl->cv->target->forms, b);
 		g_hash_table_destroy(params);
 		g_free(bare);
 		if (!why)
@@ -487,7 +521,7 @@ bool decide_callback(struct planner *pl, struct callback *cb,
 	char *at;
 	bool ok = false;
 
-	if (!check_bindings(cb, u))
+	if (!check_bindings(pl, cb, u))
 		return false;
 	if (cb->poison) {
 		unit_refuse(u, cb->poison_where, "%s", cb->poison);
@@ -533,6 +567,72 @@ out:
 
 /* ---- timers without a callback of their own ---- */
 
+/* Is name declared in f above `line`, by a prototype or its definition? */
+static bool declared_above(const struct cfile *f, const char *name,
+			   unsigned int line)
+{
+	GArray *lists[] = { f->scan->ulong_funcs, f->scan->other_funcs };
+
+	for (guint l = 0; l < G_N_ELEMENTS(lists); l++)
+		for (guint k = 0; k < lists[l]->len; k++) {
+			const struct ulong_func *fn = &g_array_index(lists[l],
+						struct ulong_func, k);
+
+			if (fn->line < line && !strcmp(fn->name, name) &&
+			    !line_in_ranges(f->scan->dead_ranges, fn->line))
+				return true;
+		}
+	return false;
+}
+
+/* ... or by a prototype in a header f includes. */
+static bool declared_for(const struct callback *cb, const struct cfile *f,
+			 unsigned int line)
+{
+	if (declared_above(f, cb->name, line))
+		return true;
+	for (guint i = 0; i < cb->protos->len; i++) {
+		const struct cref *r = cb->protos->pdata[i];
+
+		if (r->file != f && cfile_includes(f, r->file->path))
+			return true;
+	}
+	return false;
+}
+
+/*
+ * init_timer() becoming timer_setup(&t, fn, 0) names fn where the old
+ * code did not: fn must be declared above it.  When the file defines fn
+ * further down, a prototype goes above the enclosing function (one per
+ * function); anything else is refused.
+ */
+static bool declare_before_use(struct planner *pl, struct binding *b,
+			       struct unit *u, const char *at)
+{
+	struct callback *cb = b->init_cb;
+	char *key;
+	struct callback *other;
+
+	if (declared_for(cb, b->file, b->setup->at.line))
+		return true;
+	if (cb->def_file != b->file || !b->setup->func) {
+		unit_refuse(u, at, "timer_setup() here would name %s() before anything declares it in this file",
+			    cb->name);
+		return false;
+	}
+	key = g_strdup_printf("%s\n%s", b->file->path, b->setup->func);
+	other = g_hash_table_lookup(pl->declared, key);
+	if (other && other != cb) {
+		unit_refuse(u, at, "timer_setup() here would name %s() before its declaration, and %s() already needs a prototype above %s()",
+			    cb->name, other->name, b->setup->func);
+		g_free(key);
+		return false;
+	}
+	g_hash_table_replace(pl->declared, key, cb);
+	b->declare = true;
+	return true;
+}
+
 bool decide_lone_init(struct planner *pl, struct binding *b, struct unit *u)
 {
 	struct callback *one = NULL;
@@ -568,8 +668,13 @@ bool decide_lone_init(struct planner *pl, struct binding *b, struct unit *u)
 		unit_refuse(u, at, "init_timer() without a .function assignment on every path after it");
 		goto out;
 	}
+	if (form_missing(&pl->cv->target->forms, b)) {
+		unit_refuse(u, at, "%s", form_missing(&pl->cv->target->forms,
+						       b));
+		goto out;
+	}
 	b->init_cb = one;
-	ok = true;
+	ok = declare_before_use(pl, b, u, at);
 out:
 	g_free(at);
 	return ok;
@@ -597,6 +702,32 @@ bool decide_dsrc(struct planner *pl, struct dsrc *d, struct unit *u)
 			    d->value);
 	g_free(at);
 	return !u->reason;
+}
+
+/*
+ * A read of .data would see the timer's address, or no field at all.  A
+ * read of .function sees what the old code had, unless an init_timer()
+ * given the timer's one callback now sets it before the old code did.
+ */
+bool decide_read(struct dread *r, struct unit *u)
+{
+	bool early = false;
+	char *at;
+
+	for (guint i = 0; i < u->lone->len; i++)
+		early |= ((struct binding *)u->lone->pdata[i])->kind ==
+			 B_LONE_INIT;
+	if (r->function && !early)
+		return true;
+	at = where(r->file, r->line);
+	if (r->function)
+		unit_refuse(u, at, "the timer's .function is read at %s, and timer_setup() in place of its init_timer() would set it before the old code did",
+			    at);
+	else
+		unit_refuse(u, at, "the timer's .data is read at %s: after timer_setup() it no longer holds what the old code put there",
+			    at);
+	g_free(at);
+	return false;
 }
 
 /* ---- direct calls ---- */

@@ -160,30 +160,103 @@ static bool all_paired(struct planner *pl, struct cfile *f,
 	return ok;
 }
 
-/* A .function assignment that stays loses the cast on its callback. */
-static void function_item(struct unit *u, struct binding *b,
-			  const char *name)
+/* A callback as the target's struct timer_list stores it: v4.14's
+ * .function takes unsigned long, and a converted callback is cast. */
+static char *stored_fn(const struct target_forms *f, const char *name)
 {
+	if (f->function_ulong)
+		return g_strdup_printf("(TIMER_FUNC_TYPE)%s", name);
+	return g_strdup(name);
+}
+
+/* A .function assignment that stays loses the cast on its callback, or
+ * gets the one a v4.14 tree needs. */
+static void function_item(struct planner *pl, struct unit *u,
+			  struct binding *b, const char *name)
+{
+	const struct target_forms *f = &pl->cv->target->forms;
+	char *value;
+
+	if (!b->cast && !f->function_ulong)
+		return;
+	value = stored_fn(f, name);
 	item(u, b->file, "fields", field_key(b->assign), b->assign->at,
-	     obj_str("op", "set", "value", name), ".function assignment",
+	     obj_str("op", "set", "value", value), ".function assignment",
 	     NULL);
+	g_free(value);
+}
+
+/*
+ * An on-stack timer where the target lacks timer_setup_on_stack() (v4.14):
+ * what it does, spelled with v4.14's own __setup_timer_on_stack().
+ */
+static void on_stack_by_hand(const struct target_forms *f, JsonObject *o,
+			     const char *fn, const char *timer)
+{
+	char *cast_fn = stored_fn(f, fn);
+	char *t = expr_compact(timer);
+	char *data = g_strdup_printf("(TIMER_DATA_TYPE)%s", t);
+
+	json_object_set_string_member(o, "api", "__setup_timer_on_stack");
+	json_object_set_string_member(o, "fn", cast_fn);
+	json_object_set_string_member(o, "data", data);
+	g_free(cast_fn);
+	g_free(t);
+	g_free(data);
+}
+
+/* A static timer: the short forms of v4.15, or v4.14's with the callback
+ * cast and, for DEFINE_TIMER(), the timer's own address as its data. */
+static JsonObject *define_entry(const struct target_forms *f,
+				const struct api *api, struct binding *b)
+{
+	JsonObject *o = obj_str("flags", initializer_flags(b->setup->api),
+				NULL, NULL);
+	char *fn, *data;
+
+	if (api->kind == API_DEFINE ? f->define_short : f->initializer_short)
+		return o;
+	fn = stored_fn(f, b->cb->name);
+	json_object_set_string_member(o, "fn", fn);
+	g_free(fn);
+	if (api->kind != API_DEFINE)
+		return o;
+	data = g_strdup_printf("(TIMER_DATA_TYPE)&%s", b->setup->name);
+	json_object_set_string_member(o, "data", data);
+	g_free(data);
+	return o;
+}
+
+/* A prototype of the converted callback above the function b is in. */
+static void decl_item(struct unit *u, struct binding *b)
+{
+	struct callback *cb = b->init_cb;
+	JsonObject *o = obj_str("fn", cb->name, "param", cb->param);
+
+	json_object_set_string_member(o, "static", cb->home ? "yes" : "no");
+	item(u, b->file, "decls", plan_key(b->setup->func, NULL),
+	     b->setup->at, o, "prototype", cb->name);
 }
 
 static void binding_items(struct planner *pl, struct unit *u,
 			  struct binding *b)
 {
+	const struct target_forms *f = &pl->cv->target->forms;
 	const struct api *api = b->setup ?
 		api_lookup(b->setup->api, strlen(b->setup->api)) : NULL;
 	const char *cb = b->cb ? b->cb->name : NULL;
 	const char *new_api = api && api->on_stack ? "timer_setup_on_stack" :
 						      "timer_setup";
+	bool by_hand = api && api->on_stack && !f->setup_on_stack;
 	JsonObject *o;
 
 	switch (b->kind) {
 	case B_SETUP:
 		o = obj_str("api", new_api, "flags",
 			    api->flags ? api->flags : b->setup->flags);
-		if (b->cast)
+		if (by_hand)
+			on_stack_by_hand(f, o, cb, b->setup->timer);
+		else if (b->cast)
 			json_object_set_string_member(o, "fn", cb);
 		item(u, b->file, "setups",
 		     plan_key(b->setup->func, api->name, b->setup->timer,
@@ -197,31 +270,34 @@ static void binding_items(struct planner *pl, struct unit *u,
 		json_object_set_string_member(o, "fn", b->kind == B_LONE_INIT ?
 					      b->init_cb->name :
 					      b->cast ? cb : b->setup->fn);
+		if (by_hand)
+			on_stack_by_hand(f, o, b->kind == B_LONE_INIT ?
+					 b->init_cb->name : cb,
+					 b->setup->timer);
 		item(u, b->file, "inits",
 		     plan_key(b->setup->func, api->name, b->setup->timer, NULL),
 		     b->setup->at, o, api->name, NULL);
+		if (b->declare)
+			decl_item(u, b);
 		if (!b->assign)
 			break;
 		if (all_paired(pl, b->file, b->assign))
 			item(u, b->file, "fields", field_key(b->assign),
 			     b->assign->at, obj_str("op", "delete", NULL, NULL),
 			     ".function assignment", NULL);
-		else if (b->cast)
-			function_item(u, b, cb);
+		else
+			function_item(pl, u, b, cb);
 		break;
 	case B_DEFINE:
 		item(u, b->file, "defines",
 		     api->kind == API_DEFINE ?
 		     plan_key("DEFINE_TIMER", b->setup->name, NULL) :
 		     plan_key(b->setup->func, api->name, b->setup->fn, NULL),
-		     b->setup->at,
-		     obj_str("flags", initializer_flags(b->setup->api), NULL,
-			     NULL),
-		     b->setup->api, NULL);
+		     b->setup->at, define_entry(f, api, b), b->setup->api,
+		     NULL);
 		break;
 	case B_FUNCTION:
-		if (b->cast)
-			function_item(u, b, cb);
+		function_item(pl, u, b, cb);
 		break;
 	}
 }
@@ -301,6 +377,7 @@ static struct unit *unit_new(struct conversion *cv)
 	u->files = g_hash_table_new(NULL, NULL);
 	u->lone = g_ptr_array_new();
 	u->dsrcs = g_ptr_array_new();
+	u->reads = g_ptr_array_new();
 	g_ptr_array_add(cv->units, u);
 	return u;
 }
@@ -314,6 +391,7 @@ static void unit_free(struct unit *u)
 	g_hash_table_destroy(u->files);
 	g_ptr_array_free(u->lone, TRUE);
 	g_ptr_array_free(u->dsrcs, TRUE);
+	g_ptr_array_free(u->reads, TRUE);
 	g_free(u->reason);
 	g_free(u->where);
 	g_free(u);
@@ -334,6 +412,8 @@ static void decide_unit(struct planner *pl, struct unit *u)
 		decide_callback(pl, u->callbacks->pdata[i], u);
 	for (guint i = 0; i < u->lone->len && !u->reason; i++)
 		decide_lone_init(pl, u->lone->pdata[i], u);
+	for (guint i = 0; i < u->reads->len && !u->reason; i++)
+		decide_read(u->reads->pdata[i], u);
 	for (guint i = 0; i < u->dsrcs->len && !u->reason; i++)
 		decide_dsrc(pl, u->dsrcs->pdata[i], u);
 	if (u->reason)
@@ -443,6 +523,16 @@ static void build_units(struct planner *pl)
 		g_ptr_array_add(u->dsrcs, d);
 		unit_add_site(u, d->csite);
 	}
+	for (guint i = 0; i < pl->reads->len; i++) {
+		struct dread *r = pl->reads->pdata[i];
+		struct unit *u = unit_of_key(pl, by_root, r->timer.key);
+
+		if (!u)
+			continue;
+		g_ptr_array_add(u->reads, r);
+		if (r->csite)
+			unit_add_site(u, r->csite);
+	}
 	g_ptr_array_free(cbs, TRUE);
 	g_hash_table_destroy(by_root);
 	for (guint i = 0; i < cv->units->len; i++)
@@ -493,6 +583,9 @@ void plan_settle(struct conversion *cv)
 		switch (cs->site->type) {
 		case SITE_DATA_ASSIGN:
 			site_refuse(cs, "a .data assignment with no setup this tool can convert");
+			break;
+		case SITE_DATA_READ:
+			site_refuse(cs, "the timer's .data is read here");
 			break;
 		case SITE_ULONG_CALLBACK:
 			site_refuse(cs, "callback with no setup this tool can convert");
@@ -591,12 +684,15 @@ void plan_build(struct conversion *cv)
 	pl->all_callbacks = g_ptr_array_new();
 	pl->bindings = g_ptr_array_new();
 	pl->dsrcs = g_ptr_array_new();
+	pl->reads = g_ptr_array_new();
 	pl->lone_inits = g_ptr_array_new();
 	pl->nodes = g_hash_table_new_full(g_str_hash, g_str_equal, g_free,
 					  NULL);
 	pl->parent = g_array_new(FALSE, FALSE, sizeof(int));
 	pl->paired = g_hash_table_new_full(g_str_hash, g_str_equal, g_free,
 					   NULL);
+	pl->declared = g_hash_table_new_full(g_str_hash, g_str_equal, g_free,
+					     NULL);
 	cv->planner = pl;
 
 	presort_sites(cv);

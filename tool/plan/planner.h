@@ -62,6 +62,8 @@ struct binding {
 	bool cast;		/* the callback is written through a cast */
 	bool drop_assign;	/* B_INIT: its .function line goes */
 	struct callback *init_cb; /* B_LONE_INIT: the timer's one callback */
+	bool declare;		/* B_LONE_INIT: init_cb needs a prototype
+				 * above the function (plan.c) */
 };
 
 /* What a timer's .data is set to: a setup's data or a .data line. */
@@ -76,6 +78,20 @@ struct dsrc {
 	unsigned int line;
 	struct data_rel rel;
 	char *data_type;	/* struct the data points to, if known */
+};
+
+/*
+ * A read of a timer's .data (if (t.data), x = t.data, t.data |= 1):
+ * after timer_setup() it holds the timer's own address (v4.14), or is
+ * gone (v4.15).  Or of its .function (if (t.function)): an init_timer()
+ * given the timer's one callback sets it earlier than the old code did.
+ */
+struct dread {
+	struct cfile *file;
+	struct csite *csite;	/* the scan's site of a .data read */
+	struct tref timer;
+	bool function;		/* .function, not .data */
+	unsigned int line;
 };
 
 /* A reference to a fact about a callback: a prototype, a direct call. */
@@ -116,10 +132,13 @@ struct planner {
 	GPtrArray *all_callbacks;
 	GPtrArray *bindings;	/* struct binding *, owned */
 	GPtrArray *dsrcs;	/* struct dsrc *, owned */
+	GPtrArray *reads;	/* struct dread *, owned */
 	GPtrArray *lone_inits;	/* struct binding * without callback */
 	GHashTable *nodes;	/* timer key -> node */
 	GArray *parent;		/* union-find */
 	GHashTable *paired;	/* "file\nline:col" of paired assignments */
+	GHashTable *declared;	/* "file\nfunc" -> callback whose prototype
+				 * goes above that function */
 };
 
 /* bind.c */
@@ -163,6 +182,7 @@ bool decide_callback(struct planner *pl, struct callback *cb,
 bool decide_lone_init(struct planner *pl, struct binding *b,
 		      struct unit *u);
 bool decide_dsrc(struct planner *pl, struct dsrc *d, struct unit *u);
+bool decide_read(struct dread *r, struct unit *u);
 char *call_arg(struct planner *pl, struct callback *cb, struct cref *r,
 	       struct unit *u);
 

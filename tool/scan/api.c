@@ -111,6 +111,8 @@ const char *api_level_name(enum api_level level)
 	switch (level) {
 	case LEVEL_OLD:
 		return "pre-v4.15";
+	case LEVEL_4_14:
+		return "v4.14";
 	case LEVEL_4_15:
 		return "v4.15";
 	case LEVEL_6_2:

@@ -18,7 +18,9 @@ enum api_kind {
 
 /* API levels, in order. */
 enum api_level {
-	LEVEL_OLD,		/* before v4.15: setup_timer() */
+	LEVEL_OLD,		/* no timer_setup(): before v4.14-rc3 */
+	LEVEL_4_14,		/* + timer_setup(), from_timer(), but the old
+				 * DEFINE_TIMER() and .function type */
 	LEVEL_4_15,		/* timer_setup(), from_timer(), del_timer() */
 	LEVEL_6_2,		/* + timer_delete*() */
 	LEVEL_6_16,		/* timer_container_of(), no del_timer() */

@@ -297,6 +297,18 @@ static const struct token *arg_ident(const struct token *t, struct arg a)
 	return NULL;
 }
 
+/*
+ * (TIMER_FUNC_TYPE)fn: a callback taking the timer, cast for a v4.14
+ * struct timer_list, whose .function still takes unsigned long.  A call
+ * of the old API written so is v4.14's spelling of the new one.
+ */
+static bool v414_cast(const struct token *t, struct arg a)
+{
+	return a.end > a.first + 3 && tok_punct(&t[a.first], '(') &&
+	       TOK_IS(&t[a.first + 1], "TIMER_FUNC_TYPE") &&
+	       tok_punct(&t[a.first + 2], ')');
+}
+
 /* The last name in an object expression: `&p->timers[2]` -> timers. */
 static const struct token *arg_last_name(const struct token *t, struct arg a)
 {
@@ -459,6 +471,17 @@ static void api_call(struct scanner *sc, size_t i, const struct api *api)
 		g_array_free(args, TRUE);
 		return;
 	}
+	/* What a conversion writes on v4.14 for want of the v4.15 forms:
+	 * DEFINE_TIMER(t, (TIMER_FUNC_TYPE)fn, 0, ...), the initialisers,
+	 * __setup_timer_on_stack(t, (TIMER_FUNC_TYPE)fn, ...) */
+	if ((api->kind == API_DEFINE || api->kind == API_INITIALIZER ||
+	     (api->on_stack && api->nargs == 4)) &&
+	    v414_cast(t, a[api->kind == API_INITIALIZER ? 0 : 1])) {
+		record_cb_use(sc, arg_ident(t, a[api->kind == API_INITIALIZER ?
+						 0 : 1]), NULL, false);
+		g_array_free(args, TRUE);
+		return;
+	}
 	/* The API's own definition (#define setup_timer(...) __setup_timer
 	 * (...)) is not a use of it. */
 	if (sc->cur_define && api_lookup(sc->cur_define,
@@ -595,8 +618,40 @@ static void member_assign(struct scanner *sc, size_t i)
 		if (m.value && !m.compat)
 			record_cb_use(sc, fn, m.object,
 				      tok_punct(&t[i + 3], '(') &&
-				      fn != &t[i + 4]);
+				      fn != &t[i + 4] && !v414_cast(t, a));
 	}
+}
+
+/* obj.data read: in a condition, an expression, a compound assignment. */
+static void data_read(struct scanner *sc, size_t i)
+{
+	const struct token *t = sc->t;
+	struct member_assign m = { 0 };
+	size_t j = i - 1;
+	size_t start;
+
+	if (tok_punct(&t[j], ']')) {
+		size_t o = match_open(t, j);
+
+		if (o == SIZE_MAX || o == 0)
+			return;
+		j = o - 1;
+	}
+	if (t[j].kind != TOK_IDENT)
+		return;
+	start = object_start(t, i);
+	m.object = tok_dup(&t[j]);
+	m.line = t[start].line;
+	m.col = t[start].col;
+	m.end_line = t[i + 1].line;
+	m.func = g_strdup(sc->cur_func);
+	m.text = join_tokens(t, start, i + 1);
+	m.compat = in_compat(sc, m.line) ||
+		   line_in_ranges(sc->res->dead_ranges, m.line) ||
+		   (sc->cur_func && api_is_new_name(sc->cur_func,
+						    strlen(sc->cur_func))) ||
+		   sc->cur_define != NULL;
+	g_array_append_val(sc->res->data_reads, m);
 }
 
 static const char *const ulong_words[] = {
@@ -882,6 +937,10 @@ static void scan_tokens(struct scanner *sc)
 			member_assign(sc, i);
 			continue;
 		}
+		if (is_member_op(tok) && TOK_IS(&t[i + 1], "data") && i > 0) {
+			data_read(sc, i);
+			continue;
+		}
 		if (tok->kind != TOK_IDENT)
 			continue;
 		if (TOK_IS(tok, "struct") && TOK_IS(&t[i + 1], "timer_list")) {
@@ -998,6 +1057,9 @@ struct scan_result *scan_file_reuse(const char *data, size_t len,
 	res->fn_assigns = g_array_new(FALSE, FALSE,
 				      sizeof(struct member_assign));
 	g_array_set_clear_func(res->fn_assigns, assign_clear);
+	res->data_reads = g_array_new(FALSE, FALSE,
+				      sizeof(struct member_assign));
+	g_array_set_clear_func(res->data_reads, assign_clear);
 	res->timer_names = g_hash_table_new_full(g_str_hash, g_str_equal,
 						 g_free, NULL);
 	res->includes = g_ptr_array_new_with_free_func(g_free);
@@ -1153,6 +1215,18 @@ void scan_resolve(struct scan_result *res, GHashTable *header_timers)
 		if (!s.compat)
 			res->has_old_api = true;
 	}
+	for (guint i = 0; i < res->data_reads->len; i++) {
+		struct member_assign *m = &g_array_index(res->data_reads,
+						struct member_assign, i);
+		struct site s;
+
+		if (!is_timer(res->timer_names, header_timers, m->object))
+			continue;
+		s = site_from_assign(res, m, SITE_DATA_READ);
+		g_array_append_val(res->sites, s);
+		if (!s.compat)
+			res->has_old_api = true;
+	}
 	/* Callbacks handed to a timer: API calls, and .function on timers. */
 	for (guint i = 0; i < res->cb_uses->len; i++) {
 		struct cb_use *u = &g_array_index(res->cb_uses,
@@ -1193,6 +1267,7 @@ void scan_result_free(struct scan_result *res)
 	g_array_free(res->other_funcs, TRUE);
 	g_array_free(res->cb_uses, TRUE);
 	g_array_free(res->data_assigns, TRUE);
+	g_array_free(res->data_reads, TRUE);
 	g_array_free(res->fn_assigns, TRUE);
 	g_hash_table_destroy(res->timer_names);
 	if (res->handed)
@@ -1212,6 +1287,8 @@ const char *site_kind(const struct site *s)
 		return s->api->name;
 	case SITE_DATA_ASSIGN:
 		return "data-field";
+	case SITE_DATA_READ:
+		return "data-read";
 	case SITE_ULONG_CALLBACK:
 		return "ulong-callback";
 	}

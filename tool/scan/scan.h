@@ -15,6 +15,7 @@
 enum site_type {
 	SITE_API,		/* a call of an old API name */
 	SITE_DATA_ASSIGN,	/* timer.data = x */
+	SITE_DATA_READ,		/* timer.data read: if (timer.data) */
 	SITE_ULONG_CALLBACK,	/* a timer callback taking unsigned long */
 };
 
@@ -84,6 +85,7 @@ struct scan_result {
 	GArray *other_funcs;		/* the same, other parameter types */
 	GArray *cb_uses;		/* struct cb_use */
 	GArray *data_assigns;		/* struct member_assign */
+	GArray *data_reads;		/* struct member_assign, no value */
 	GArray *fn_assigns;		/* struct member_assign */
 	GHashTable *timer_names;	/* names known to be timers */
 	GHashTable *handed;		/* callbacks handed to timers here */
