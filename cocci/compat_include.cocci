@@ -1,11 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0
 /// Include the compat header timerconv generated, after the file's last
-/// #include <...>, so that a converted out-of-tree module builds on
-/// kernels that predate the API it now uses.
+/// #include <...> (or, in a file that has none, its last #include "..."),
+/// so that a converted out-of-tree module builds on kernels that predate
+/// the API it now uses.
 ///
-/// timerconv substitutes the header's path for TIMERCONV_COMPAT_HEADER
-/// (relative to the directory of the file being converted) and uses this
-/// rule only on the files its plan changes to the new API.
+/// timerconv substitutes the header's name for TIMERCONV_COMPAT_INCLUDE,
+/// as the file must write it: <linux/timerconv_compat.h> in a kernel
+/// tree, "../include/foo_compat.h" (relative to the file) in a module,
+/// and uses this rule only on the files its plan changes to the new API.
 //
 // Confidence: High
 // Comments: used by `timerconv convert --compat-header`, not alone.
@@ -19,9 +21,20 @@ virtual facts
 @@
 
 #include <...>
-+ #include "TIMERCONV_COMPAT_HEADER"
++ #include TIMERCONV_COMPAT_INCLUDE
 
 @script:python depends on compat_inc@
+@@
+
+timerconv.done("compat", "include")
+
+@compat_inc_q depends on patch && !compat_inc@
+@@
+
+#include "..."
++ #include TIMERCONV_COMPAT_INCLUDE
+
+@script:python depends on compat_inc_q@
 @@
 
 timerconv.done("compat", "include")

@@ -191,13 +191,106 @@ def build_module(tmp_path, *args):
     return mod
 
 
-@pytest.mark.parametrize("level", ["old", "v4.15", "v6.16"])
+@pytest.mark.parametrize("level", ["old", "v4.14", "v4.15", "v6.16"])
 def test_compat_header_builds_on_every_level(level, tmp_path):
     mod = build_module(tmp_path)
     src = mod / "src" / "acme_mod.c"
     assert '#include "../include/acme_timer_compat.h"' in src.read_text()
     proc = compile_c(src, level)
     assert proc.returncode == 0, proc.stderr
+
+
+# A module converted with the compat header, and a program that fires its
+# timers the way the old timer core does, function(data): each callback
+# must receive its own timer, as a struct timer_list * callback expects.
+STATIC_TIMER_MODULE = """\
+// SPDX-License-Identifier: GPL-2.0
+#include <linux/kernel.h>
+#include <linux/timer.h>
+
+struct acme_poll {
+	struct timer_list timer;
+	int runs;
+};
+
+static struct acme_poll acme_poll;
+static void *acme_seen;
+
+static void acme_tick(unsigned long data);
+static DEFINE_TIMER(acme_tick_timer, acme_tick, 0, 0);
+
+static void acme_tick(unsigned long data)
+{
+	acme_seen = (void *)&acme_tick_timer;
+}
+
+static void acme_poll_fn(unsigned long data)
+{
+	struct acme_poll *p = (struct acme_poll *)data;
+
+	p->runs++;
+}
+
+void acme_poll_init(void)
+{
+	init_timer(&acme_poll.timer);
+}
+
+void acme_poll_start(void)
+{
+	acme_poll.timer.data = (unsigned long)&acme_poll;
+	acme_poll.timer.function = acme_poll_fn;
+}
+"""
+
+FIRE_TIMERS = """
+#include <stdio.h>
+
+void init_timer_key(struct timer_list *timer, unsigned int flags)
+{
+	timer->flags = flags;
+}
+
+void init_timer_on_stack_key(struct timer_list *timer, unsigned int flags)
+{
+	timer->flags = flags;
+}
+
+int main(void)
+{
+	acme_seen = NULL;
+	if (acme_tick_timer.data != (unsigned long)&acme_tick_timer)
+		return 3;
+	acme_tick_timer.function(acme_tick_timer.data);
+	if (acme_seen != &acme_tick_timer)
+		return 1;
+	acme_poll_init();
+	acme_poll_start();
+	acme_poll.timer.function(acme_poll.timer.data);
+	return acme_poll.runs == 1 ? 0 : 2;
+}
+"""
+
+
+@pytest.mark.parametrize("level", ["old", "v4.14"])
+def test_compat_callbacks_receive_their_own_timer(level, tmp_path):
+    mod = tmp_path / "module"
+    (mod / "src").mkdir(parents=True)
+    src = mod / "src" / "acme_tick.c"
+    src.write_text(STATIC_TIMER_MODULE)
+    timerconv("convert", "-C", mod, "--in-place", "--compat-header",
+              "include/acme_timer_compat.h", check=0)
+    text = src.read_text()
+    assert "static DEFINE_TIMER(acme_tick_timer, acme_tick);" in text
+    assert "(TIMER_FUNC_TYPE)acme_poll_fn" in text
+    src.write_text(text + FIRE_TIMERS)
+    exe = tmp_path / "fire"
+    build = subprocess.run(
+        ["gcc", "-Wall", "-Werror", "-Wno-unused-function",
+         "-I", str(SHIMS / "common"), "-I", str(SHIMS / level),
+         "-o", str(exe), str(src)], capture_output=True, text=True)
+    assert build.returncode == 0, build.stderr
+    assert subprocess.run([str(exe)]).returncode == 0
 
 
 def test_without_the_compat_header_old_kernels_do_not_build(tmp_path):

@@ -123,7 +123,7 @@ static int cmp_names(gconstpointer a, gconstpointer b)
 }
 
 #define INCLUDE_RULE "compat_include.cocci"
-#define INCLUDE_PLACEHOLDER "TIMERCONV_COMPAT_HEADER"
+#define INCLUDE_PLACEHOLDER "TIMERCONV_COMPAT_INCLUDE"
 
 /* virtual lines first, then one import of the helpers, then each file;
  * the compat include rule is kept apart, for the files that need it. */

@@ -36,6 +36,9 @@ static const char setup[] =
 	" * the callback took an unsigned long: hand it the timer's address, which\n"
 	" * is what a struct timer_list * callback expects.\n"
 	" */\n"
+	"#define TIMER_DATA_TYPE\t\tunsigned long\n"
+	"#define TIMER_FUNC_TYPE\t\tvoid (*)(TIMER_DATA_TYPE)\n"
+	"\n"
 	"static inline void timerconv_timer_init(struct timer_list *timer,\n"
 	"\t\t\t\t\tvoid (*callback)(struct timer_list *),\n"
 	"\t\t\t\t\tunsigned int flags, int on_stack)\n"
@@ -46,8 +49,8 @@ static const char setup[] =
 	"\t\tinit_timer_deferrable(timer);\n"
 	"\telse\n"
 	"\t\tinit_timer(timer);\n"
-	"\ttimer->function = (void (*)(unsigned long))callback;\n"
-	"\ttimer->data = (unsigned long)timer;\n"
+	"\ttimer->function = (TIMER_FUNC_TYPE)callback;\n"
+	"\ttimer->data = (TIMER_DATA_TYPE)timer;\n"
 	"}\n"
 	"\n"
 	"#define timer_setup(timer, callback, flags) \\\n"
@@ -56,17 +59,38 @@ static const char setup[] =
 	"\ttimerconv_timer_init((timer), (callback), (flags), 1)\n"
 	"#endif\n"
 	"\n"
+	"#if LINUX_VERSION_CODE < KERNEL_VERSION(4, 15, 0) && \\\n"
+	"\t!defined(timer_setup_on_stack)\n"
+	"/* v4.14 has timer_setup() but not timer_setup_on_stack() (v4.15). */\n"
+	"#define timer_setup_on_stack(timer, callback, flags) \\\n"
+	"\t__setup_timer_on_stack((timer), (TIMER_FUNC_TYPE)(callback), \\\n"
+	"\t\t\t       (TIMER_DATA_TYPE)(timer), (flags))\n"
+	"#endif\n"
+	"\n"
+	"#ifndef TIMER_FUNC_TYPE\n"
+	"/*\n"
+	" * A converted callback stored in .function is cast to TIMER_FUNC_TYPE,\n"
+	" * which up to v4.14 takes an unsigned long; v4.16 dropped the name, and\n"
+	" * stores the callback as it is.\n"
+	" */\n"
+	"#define TIMER_FUNC_TYPE\t\tvoid (*)(struct timer_list *)\n"
+	"#endif\n"
+	"\n"
 	"#ifndef from_timer\n"
 	"#define from_timer(var, callback_timer, timer_fieldname) \\\n"
 	"\tcontainer_of(callback_timer, typeof(*var), timer_fieldname)\n"
 	"#endif\n"
 	"\n"
 	"#if LINUX_VERSION_CODE < KERNEL_VERSION(4, 15, 0)\n"
-	"/* v4.15 dropped DEFINE_TIMER()'s expires and data arguments. */\n"
+	"/*\n"
+	" * v4.15 dropped DEFINE_TIMER()'s expires and data arguments.  Before it,\n"
+	" * the callback is handed the timer's own address, as timer_setup() does.\n"
+	" */\n"
 	"#undef DEFINE_TIMER\n"
 	"#define DEFINE_TIMER(_name, _function) \\\n"
 	"\tstruct timer_list _name = \\\n"
-	"\t\tTIMER_INITIALIZER((void (*)(unsigned long))(_function), 0, 0)\n"
+	"\t\tTIMER_INITIALIZER((TIMER_FUNC_TYPE)(_function), 0, \\\n"
+	"\t\t\t\t  (TIMER_DATA_TYPE)&(_name))\n"
 	"#endif\n"
 	"\n";
 
@@ -111,6 +135,20 @@ char *compat_header_text(enum api_level level)
 bool compat_header_ours(const char *text)
 {
 	return text && strstr(text, MARKER) != NULL;
+}
+
+char *compat_include_spec(const char *file, const char *header,
+			  bool kernel_tree)
+{
+	char *rel, *spec;
+
+	/* a kernel tree's include/ is on the compiler's search path */
+	if (kernel_tree && g_str_has_prefix(header, "include/"))
+		return g_strdup_printf("<%s>", header + strlen("include/"));
+	rel = compat_include_path(file, header);
+	spec = g_strdup_printf("\"%s\"", rel);
+	g_free(rel);
+	return spec;
 }
 
 char *compat_include_path(const char *file, const char *header)

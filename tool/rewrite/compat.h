@@ -19,5 +19,9 @@ bool compat_header_ours(const char *text);
 
 /* How `file` includes `header`, both root-relative: "../compat/t.h". */
 char *compat_include_path(const char *file, const char *header);
+/* ... as its #include line spells it: <linux/t.h> for a header under a
+ * kernel tree's include/, "../compat/t.h" otherwise. */
+char *compat_include_spec(const char *file, const char *header,
+			  bool kernel_tree);
 
 #endif

@@ -127,6 +127,17 @@ static void verify(struct conversion *cv, struct cfile *f,
 		g_free(w);
 		g_hash_table_add(failed, pi->unit);
 	}
+	/* without the compat header it would not build where it must */
+	if (f->compat_include &&
+	    !(f->done && facts_done(f->done, "compat", "include"))) {
+		g_hash_table_iter_init(&it, units);
+		while (g_hash_table_iter_next(&it, &key, NULL)) {
+			unit_refuse(key, f->path,
+				    "could not add the #include of %s to %s (it has no #include to put it after)",
+				    cv->compat_header, f->path);
+			g_hash_table_add(failed, key);
+		}
+	}
 	g_hash_table_iter_init(&it, units);
 	while (after && g_hash_table_iter_next(&it, &key, NULL)) {
 		struct unit *u = key;
@@ -159,6 +170,13 @@ static void verify(struct conversion *cv, struct cfile *f,
 	scan_result_free(after);
 }
 
+/* How f's #include of the compat header reads. */
+static char *compat_spec(struct conversion *cv, struct cfile *f)
+{
+	return compat_include_spec(f->path, cv->compat_header,
+				   tree_has(cv->tree, "include/linux/timer.h"));
+}
+
 /*
  * A file the plan moves to the new API needs the compat header, unless it
  * includes it already (or is it).  Prototypes alone do not.
@@ -178,10 +196,8 @@ static bool needs_compat(struct conversion *cv, struct cfile *f,
 		has = json_object_has_member(plan, sections[i]);
 	if (!has)
 		return false;
-	inc = compat_include_path(f->path, cv->compat_header);
-	for (guint i = 0; f->scan && i < f->scan->includes->len; i++)
-		if (!strcmp(f->scan->includes->pdata[i], inc))
-			has = false;
+	inc = compat_spec(cv, f);
+	has = !memmem(f->text, f->len, inc, strlen(inc));
 	g_free(inc);
 	return has;
 }
@@ -334,8 +350,7 @@ static bool rewrite_round(struct conversion *cv, struct spatch_env *env,
 		}
 		f->compat_include = needs_compat(cv, f, plan);
 		if (f->compat_include) {
-			char *inc = compat_include_path(f->path,
-							cv->compat_header);
+			char *inc = compat_spec(cv, f);
 
 			sp_file = spatch_sp_with_include(env, inc, error);
 			g_free(inc);

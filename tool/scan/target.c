@@ -232,7 +232,9 @@ static const char *shown_header(const char *root, const char *header)
 	size_t n = strlen(root);
 
 	if (!strncmp(header, root, n) && header[n] == '/')
-		return header + n + 1;
+		header += n + 1;
+	while (g_str_has_prefix(header, "./"))
+		header += 2;
 	return header;
 }
 
@@ -297,8 +299,6 @@ void target_use_compat(struct target *tg)
 {
 	struct target_forms *f = &tg->forms;
 
-	if (tg->level >= LEVEL_4_15)
-		return;
 	f->timer_setup = true;
 	f->setup_on_stack = true;
 	f->define_short = true;

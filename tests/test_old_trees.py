@@ -1,0 +1,82 @@
+# SPDX-License-Identifier: GPL-2.0
+"""Real old kernel trees (../shared/kbuild): linux 4.14, which has
+timer_setup() but none of v4.15's forms around it, converted at its own
+level; linux 4.9, which predates timer_setup(), converted with
+--compat-header.  Every changed .c file is compiled with the tree's own
+kbuild before and after: nothing that built before may stop building,
+and the conversions must really have happened."""
+
+import shutil
+import subprocess
+
+import pytest
+
+from conftest import (old_kbuild_config, old_kbuild_make_vars, read_report,
+                      timerconv)
+
+# version: (options, files that must have changed, at least)
+TREES = {
+    "4.14": ([], 25),
+    "4.9": (["--compat-header", "include/linux/timerconv_compat.h"], 25),
+}
+
+
+def git_changed(tree):
+    out = subprocess.run(["git", "status", "--porcelain"], cwd=tree,
+                         check=True, capture_output=True, text=True).stdout
+    return sorted(line[3:] for line in out.splitlines())
+
+
+def build_objects(src, out, version, objects):
+    """Compile each object with kbuild (-k: all of them); the set that
+    built.  Objects are removed first so that each is really compiled."""
+    for o in objects:
+        (out / o).unlink(missing_ok=True)
+    subprocess.run(["make", "-k", "-j2", "O=%s" % out,
+                    *old_kbuild_make_vars(version), *objects], cwd=src,
+                   capture_output=True, text=True)
+    return {o for o in objects if (out / o).exists()}
+
+
+@pytest.fixture(scope="module")
+def prepared(old_kbuild_sources, tmp_path_factory):
+    """version -> (pristine tree, prepared build directory)."""
+    cache = {}
+
+    def get(version):
+        if version in cache:
+            return cache[version]
+        src = old_kbuild_sources(version)
+        out = tmp_path_factory.mktemp("o-" + version)
+        old_kbuild_config(src, version, out / ".config")
+        proc = subprocess.run(["make", "O=%s" % out,
+                               *old_kbuild_make_vars(version),
+                               "olddefconfig", "prepare"],
+                              cwd=src, capture_output=True, text=True)
+        assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr
+        cache[version] = (src, out)
+        return cache[version]
+    return get
+
+
+@pytest.mark.parametrize("version", sorted(TREES))
+def test_nothing_that_built_stops_building(version, prepared, tmp_path):
+    src, out = prepared(version)
+    options, at_least = TREES[version]
+    tree = tmp_path / "tree"
+    shutil.copytree(src, tree, symlinks=True)
+    report = tmp_path / "report.json"
+    proc = timerconv("convert", "-C", tree, "--in-place", "--report",
+                     report, *options, timeout=1800)
+    assert proc.returncode == 0, proc.stderr
+    changed = git_changed(tree)
+    assert len(changed) >= at_least, (changed, proc.stderr)
+    r = read_report(report)
+    assert r["summary"]["converted"] > 0
+    objects = [c[:-2] + ".o" for c in changed if c.endswith(".c")]
+    before = build_objects(src, out, version, objects)
+    assert before, "the config builds none of the changed files"
+    # the same build directory, now reading the converted tree
+    after = build_objects(tree, out, version, objects)
+    broken = sorted(before - after)
+    assert not broken, broken
