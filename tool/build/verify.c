@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "compat.h"
 #include "diff.h"
 #include "kbuild.h"
 #include "overlay.h"
@@ -46,6 +47,8 @@ struct verify {
 				 * on, whether or not a unit changes them */
 	GPtrArray *unknown;	/* "dir: why" for the directories kbuild
 				 * could not say about */
+	struct cfile *compat;	/* --compat-header, as the run will write
+				 * it (after the rewrite rounds) */
 	bool before_done;
 };
 
@@ -97,6 +100,8 @@ void verify_free(struct verify *v)
 	g_hash_table_destroy(v->refused);
 	g_ptr_array_free(v->watch, TRUE);
 	g_ptr_array_free(v->unknown, TRUE);
+	if (v->compat)
+		cfile_free(v->compat);
 	g_free(v);
 }
 
@@ -513,16 +518,33 @@ static void refuse(struct verify *v, struct unit *u, const char *where,
 		g_hash_table_add(failed, u);
 }
 
-/* The files the conversion changes, as they are now. */
+/* The files the conversion changes, as they are now: with the
+ * --compat-header the converted files include, which the run writes
+ * only once the rounds are done. */
 static GPtrArray *current_state(struct conversion *cv)
 {
+	struct verify *v = cv->verify;
 	GPtrArray *state = g_ptr_array_new();
+	bool compat = false, have = false;
 
 	for (guint i = 0; i < cv->files->len; i++) {
 		struct cfile *f = cv->files->pdata[i];
 
 		if (f->new_text)
 			g_ptr_array_add(state, f);
+		compat |= f->new_text && f->compat_include;
+		have |= f->new_text && cv->compat_header &&
+			!strcmp(f->path, cv->compat_header);
+	}
+	if (compat && !have && cv->compat_header && cv->target) {
+		if (!v->compat) {
+			v->compat = cfile_new(cv->compat_header, g_strdup(""),
+					      0);
+			v->compat->new_text =
+				compat_header_text(cv->target->level);
+			v->compat->new_len = strlen(v->compat->new_text);
+		}
+		g_ptr_array_add(state, v->compat);
 	}
 	return state;
 }
