@@ -23,7 +23,8 @@ PKGS     := glib-2.0 gio-2.0 json-glib-1.0
 
 # Debian packages the build, the tests and the demo need.
 DEB_PKGS := coccinelle python3-pytest libglib2.0-dev libjson-glib-dev \
-	    pkg-config gcc make git diffutils clang libclang-rt-14-dev
+	    pkg-config gcc make git diffutils clang libclang-rt-14-dev \
+	    flex bison bc libelf-dev libssl-dev xz-utils
 
 CFLAGS   ?= -O2 -g
 WARN     := -Wall -Wextra -Wno-unused-parameter -Wno-missing-field-initializers \

@@ -330,3 +330,113 @@ def test_series_verify_leaves_out_what_does_not_build(tree, tmp_path):
             "-q", str(p), cwd=clone)
         res = stand_in_build(clone, tmp_path / "check", BUILT)
         assert res.returncode == 0, (p.name, res.stdout + res.stderr)
+
+
+# ---- how kbuild is asked, make arguments, make's failures ----
+
+def test_the_dry_run_finds_again_what_an_earlier_run_compiled(tree,
+                                                              tmp_path):
+    """kbuild lists only what is out of date: the objects an earlier run
+    left in the build directory are still found built."""
+    rep = tmp_path / "report.json"
+    convert(tree, tmp_path, "--config", "defconfig")
+    assert (tmp_path / "build" / "drivers" / "acme" / "acme_core.o").exists()
+    convert(tree, tmp_path, "--config", "defconfig", "--report", rep)
+    v = read_report(rep)["summary"]["verify"]
+    assert (v["verified"], v["not_built"], v["reverted"]) == (5, 1, 1)
+
+
+def test_when_the_config_builds_none_of_the_files_it_says_where(tree,
+                                                                tmp_path):
+    proc = convert(tree, tmp_path, "--config", "defconfig",
+                   "drivers/legacy")
+    assert "0 files built before and after the conversion, 1 not built" \
+        in proc.stderr
+    assert ("warning: this config builds none of the 1 changed file "
+            "(is it the config this tree is built with?): drivers does "
+            "not build drivers/legacy/") in proc.stderr
+
+
+def test_kbuild_that_names_no_directory_is_an_error(tree, tmp_path):
+    """Never "not built by this config" for every file because the
+    answer could not be read: a top that builds nothing is an error."""
+    (tree / "Kbuild").write_text("# SPDX-License-Identifier: GPL-2.0\n")
+    git("-c", "user.name=T", "-c", "user.email=t@example.org", "commit",
+        "-qam", "empty top", cwd=tree)
+    proc = convert(tree, tmp_path, "--config", "defconfig", status=2)
+    assert "kbuild names no directory it builds from the top" in proc.stderr
+    assert "not built by this config" not in proc.stderr
+
+
+def test_make_args_reach_every_make(tree, tmp_path):
+    """--make-arg CC=... is the compiler of every compile: one that is
+    not installed compiles nothing, before as after; which objects the
+    config builds is still known (the dry run compiles nothing).  Each
+    set of make arguments has a build directory configured for it."""
+    convert(tree, tmp_path, "--config", "defconfig")
+    rep = tmp_path / "report.json"
+    proc = convert(tree, tmp_path, "--config", "defconfig",
+                   "--make-arg", "CC=tc-no-such-gcc", "--report", rep)
+    assert "running make prepare" in proc.stderr
+    v = read_report(rep)["summary"]["verify"]
+    assert (v["verified"], v["not_building_before"], v["not_built"]) == \
+        (0, 5, 1)
+    log = (tmp_path / "build" / "compile.log").read_text()
+    assert "drivers/legacy/legacy.o" not in log
+
+
+def test_series_takes_make_args_too(tree, tmp_path):
+    out = tmp_path / "out"
+    series(tree, out, tmp_path, "--verify", "--config", "defconfig",
+           "--build-dir", tmp_path / "build",
+           "--make-arg", "CC=tc-no-such-gcc")
+    cover = (out / "0000-cover-letter.patch").read_text()
+    assert "Build-tested with the tree's kbuild (defconfig)" in cover
+    assert "0 files built" in cover
+
+
+@pytest.mark.parametrize("arg,message", [
+    ("ARCH", "--make-arg ARCH: expected VAR=VALUE"),
+    ("-j8", "--make-arg -j8: expected VAR=VALUE"),
+    ("O=/tmp/elsewhere", "timerconv sets O itself"),
+    ("M=drivers/fan", "timerconv sets M itself"),
+])
+def test_a_make_arg_that_is_not_a_variable(tree, tmp_path, arg, message):
+    proc = convert(tree, tmp_path, "--config", "defconfig",
+                   "--make-arg", arg, status=2)
+    assert message in proc.stderr
+    assert clean(tree)
+
+
+def test_make_args_go_with_verify(tree):
+    proc = timerconv("convert", "-C", tree, "--make-arg", "ARCH=arm64",
+                     check=2)
+    assert "--make-arg go with --verify" in proc.stderr
+
+
+def path_without(tmp_path, *tools):
+    """A PATH with every command of this one, less tools."""
+    bindir = tmp_path / "path"
+    bindir.mkdir()
+    for d in os.environ["PATH"].split(os.pathsep):
+        if not os.path.isdir(d):
+            continue
+        for name in os.listdir(d):
+            dst = bindir / name
+            if name not in tools and not os.path.lexists(dst):
+                os.symlink(os.path.join(d, name), dst)
+    return str(bindir)
+
+
+def test_a_missing_host_tool_is_named_with_its_debian_package(tree,
+                                                              tmp_path):
+    """make prepare runs bc (kbuild's timeconst.h); without it, the error
+    keeps make's last lines and names the package."""
+    proc = timerconv("convert", "-C", tree, "--verify", "--config",
+                     "defconfig", "--build-dir", tmp_path / "build",
+                     check=2, env={"PATH": path_without(tmp_path, "bc"),
+                                   "XDG_CACHE_HOME": str(tmp_path)})
+    assert "make prepare failed in" in proc.stderr
+    assert "bc: not found" in proc.stderr
+    assert ("likely cause: bc is not installed (Debian: apt-get install "
+            "bc)") in proc.stderr

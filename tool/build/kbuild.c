@@ -50,11 +50,14 @@ static bool make_step(struct kbuild *kb, const char *what, GError **error,
 	if (ok && status != 0) {
 		char *t = kb_tail(out, 12);
 		char *first = kb_first_error(out);
+		char *hint = kb_hint(kb, out);
 
 		g_set_error(error, G_IO_ERROR, G_IO_ERROR_FAILED,
-			    "--verify: make %s failed in %s%s%s; it ended:\n%s",
+			    "--verify: make %s failed in %s%s%s; it ended:\n%s%s%s",
 			    what, kb->build, first ? ": " : "",
-			    first ? first : "", t);
+			    first ? first : "", t,
+			    hint ? "\nlikely cause: " : "", hint ? hint : "");
+		g_free(hint);
 		g_free(first);
 		g_free(t);
 		ok = false;
@@ -102,13 +105,25 @@ static char *stamp_text(struct kbuild *kb)
 				    kb->key, kb->config, sum);
 
 	g_free(sum);
+	if (kb->make_args && kb->make_args[0]) {
+		/* ARCH=, CC=... make another build directory */
+		char *args = g_strjoinv(" ", kb->make_args);
+		char *with = g_strdup_printf("%smake-args: %s\n", res, args);
+
+		g_free(args);
+		g_free(res);
+		res = with;
+	}
 	return res;
 }
 
 static char *default_build_dir(struct kbuild *kb)
 {
-	char *in = g_strdup_printf("%s\n%s\n%s", kb->key, kb->config,
-				   kb->config_file ? kb->config_file : "");
+	char *args = kb->make_args && kb->make_args[0] ?
+		     g_strjoinv(" ", kb->make_args) : NULL;
+	char *in = g_strdup_printf("%s\n%s\n%s%s%s", kb->key, kb->config,
+				   kb->config_file ? kb->config_file : "",
+				   args ? "\n" : "", args ? args : "");
 	char *sum = g_compute_checksum_for_string(G_CHECKSUM_SHA1, in, -1);
 	char *base = g_path_get_basename(kb->key);
 	char *name = g_strdup_printf("%s-%.12s", base, sum);
@@ -119,6 +134,7 @@ static char *default_build_dir(struct kbuild *kb)
 	g_free(base);
 	g_free(sum);
 	g_free(in);
+	g_free(args);
 	return dir;
 }
 
@@ -357,11 +373,51 @@ static bool open_module(struct kbuild *kb, const struct kbuild_opts *o,
 	return true;
 }
 
+/* VAR=VALUE, as make takes a variable on its command line; not one
+ * that timerconv sets itself. */
+static bool make_args_ok(const char *const *args, GError **error)
+{
+	static const char *const ours[] = {
+		"O", "M", "KBUILD_OUTPUT", "KBUILD_EXTMOD", "MAKEFILES", NULL,
+	};
+
+	for (int i = 0; args && args[i]; i++) {
+		const char *a = args[i];
+		const char *eq = strchr(a, '=');
+		bool name_ok = eq && eq > a && !g_ascii_isdigit(a[0]);
+
+		for (const char *p = a; name_ok && p < eq; p++)
+			name_ok = g_ascii_isalnum(*p) || *p == '_';
+		if (!name_ok) {
+			g_set_error(error, G_OPTION_ERROR,
+				    G_OPTION_ERROR_BAD_VALUE,
+				    "--make-arg %s: expected VAR=VALUE, as in ARCH=arm64, CROSS_COMPILE=aarch64-linux-gnu-, LLVM=1, CC=gcc-12, HOSTCFLAGS=-fcommon",
+				    a);
+			return false;
+		}
+		for (int k = 0; ours[k]; k++) {
+			if (strlen(ours[k]) == (size_t)(eq - a) &&
+			    !strncmp(a, ours[k], eq - a)) {
+				g_set_error(error, G_OPTION_ERROR,
+					    G_OPTION_ERROR_BAD_VALUE,
+					    "--make-arg %s: timerconv sets %s itself (the build directory is --build-dir)",
+					    a, ours[k]);
+				return false;
+			}
+		}
+	}
+	return true;
+}
+
 struct kbuild *kbuild_open(const struct kbuild_opts *o, GError **error)
 {
-	struct kbuild *kb = g_new0(struct kbuild, 1);
+	struct kbuild *kb;
 	bool ok;
 
+	if (!make_args_ok(o->make_args, error))
+		return NULL;
+	kb = g_new0(struct kbuild, 1);
+	kb->make_args = g_strdupv((char **)o->make_args);
 	kb->lock_fd = -1;
 	kb->jobs = o->jobs > 0 ? o->jobs : cpu_count();
 	kb->src = realpath(o->src, NULL);
@@ -405,6 +461,7 @@ void kbuild_close(struct kbuild *kb)
 	g_free(kb->copy);
 	g_free(kb->describe);
 	g_free(kb->tmp);
+	g_strfreev(kb->make_args);
 	if (kb->dirty)
 		g_hash_table_destroy(kb->dirty);
 	g_ptr_array_free(kb->hide, TRUE);
@@ -664,10 +721,13 @@ static bool compile_batch(struct kbuild *kb, GPtrArray *objects,
 	if (status != 0 && !ccs && !named) {
 		/* nothing was compiled: kbuild itself is broken */
 		char *t = kb_tail(out, 12);
+		char *hint = kb_hint(kb, out);
 
 		g_set_error(error, G_IO_ERROR, G_IO_ERROR_FAILED,
-			    "--verify: make failed before compiling anything in %s:\n%s",
-			    kbuild_dir(kb), t);
+			    "--verify: make failed before compiling anything in %s:\n%s%s%s",
+			    kbuild_dir(kb), t, hint ? "\nlikely cause: " : "",
+			    hint ? hint : "");
+		g_free(hint);
 		g_free(t);
 		ok = false;
 	}

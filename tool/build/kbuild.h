@@ -21,6 +21,7 @@ struct kbuild_opts {
 	const char *kernel_headers; /* out-of-tree: the kernel to build with */
 	GPtrArray *base;	/* struct overlay_file *: where the sources
 				 * differ from src */
+	const char *const *make_args; /* VAR=VALUE for every make, or NULL */
 	int jobs;
 };
 
@@ -52,11 +53,28 @@ bool kbuild_prepare(struct kbuild *kb, GError **error);
 /* The object kbuild makes of a .c file of the tree ("a/b.c" -> "a/b.o"). */
 char *kbuild_object(const char *c_path);
 
+enum kbuild_in {
+	KB_BUILT,		/* this config builds it */
+	KB_NOT_BUILT,
+	KB_UNKNOWN,		/* kbuild could not say (its directory's
+				 * Makefile failed) */
+};
+
+struct kbuild_answer {
+	enum kbuild_in in;
+	char *why;		/* not built, unknown: where kbuild stops,
+				 * "drivers does not build drivers/isdn" */
+};
+
 /*
- * Whether this config builds each object (in_config[i]); false when
- * kbuild could not be asked (then every object counts as built).
+ * Whether this config builds each object (ans[i]).  False, with an
+ * error, when kbuild could not be asked at all, or when what it said
+ * cannot be right (it builds the objects' directories but compiles
+ * nothing in them).
  */
-bool kbuild_query(struct kbuild *kb, GPtrArray *objects, bool *in_config);
+bool kbuild_query(struct kbuild *kb, GPtrArray *objects,
+		  struct kbuild_answer *ans, GError **error);
+void kbuild_answer_clear(struct kbuild_answer *a);
 
 /*
  * Compile the objects (root-relative .o paths) from the tree with the

@@ -23,6 +23,7 @@ struct kbuild {
 	GPtrArray *hide;	/* char *, NULL-terminated */
 	char *tmp;
 	char *describe;
+	char **make_args;	/* --make-arg VAR=VALUE, for every make */
 	int jobs;
 	int lock_fd;
 	struct kbuild_stats stats;
@@ -31,16 +32,26 @@ struct kbuild {
 double kb_now(void);
 
 /*
- * Run make with argv (and MAKEFILES=makefiles, if given), stdout and
- * stderr together in *out.  make runs in a process group of its own,
- * ended with everything it started when timerconv is interrupted.
+ * Run make with argv (and the environment variables in env, "NAME=VALUE",
+ * NULL-terminated, if given), stdout and stderr together in *out.  make
+ * runs in a process group of its own, ended with everything it started
+ * when timerconv is interrupted.
  */
-bool kb_run_make(const char *const *argv, const char *makefiles,
+bool kb_run_make(const char *const *argv, const char *const *env,
 		 char **out, int *status, GError **error);
 /* The last lines of make's output, for an error message. */
 char *kb_tail(const char *out, int lines);
 /* Its first compiler error line, or NULL. */
 char *kb_first_error(const char *out);
+/* The likely cause of a failed make (a missing host tool or header and
+ * its Debian package, objtool and a newer compiler...), or NULL. */
+char *kb_hint(struct kbuild *kb, const char *out);
+/* make's output with the view's and the copy's paths taken out. */
+char *kb_unprefix(struct kbuild *kb, const char *out);
+/* "make: *** [Makefile:12: a/b.o] Error 1" -> "a/b.o" */
+char *kb_failed_target(const char *line);
+/* "No rule to make target 'a/b.o'" -> "a/b.o" */
+char *kb_no_rule(const char *line);
 /* make -C VIEW O=BUILD (or -C KDIR), to add arguments to. */
 GPtrArray *kb_make_argv(struct kbuild *kb);
 

@@ -51,7 +51,7 @@ static gpointer communicate(gpointer data)
 	return NULL;
 }
 
-bool kb_run_make(const char *const *argv, const char *makefiles,
+bool kb_run_make(const char *const *argv, const char *const *env,
 		 char **out, int *status, GError **error)
 {
 	GSubprocessLauncher *l = g_subprocess_launcher_new(
@@ -73,10 +73,15 @@ bool kb_run_make(const char *const *argv, const char *makefiles,
 	g_subprocess_launcher_unsetenv(l, "MFLAGS");
 	g_subprocess_launcher_unsetenv(l, "MAKELEVEL");
 	g_subprocess_launcher_unsetenv(l, "KBUILD_OUTPUT");
-	if (makefiles)
-		g_subprocess_launcher_setenv(l, "MAKEFILES", makefiles, TRUE);
-	else
-		g_subprocess_launcher_unsetenv(l, "MAKEFILES");
+	g_subprocess_launcher_unsetenv(l, "MAKEFILES");
+	g_subprocess_launcher_unsetenv(l, "TIMERCONV_PARENT");
+	for (int i = 0; env && env[i]; i++) {
+		const char *eq = strchr(env[i], '=');
+		char *name = g_strndup(env[i], eq - env[i]);
+
+		g_subprocess_launcher_setenv(l, name, eq + 1, TRUE);
+		g_free(name);
+	}
 	g_subprocess_launcher_set_child_setup(l, own_group, NULL, NULL);
 	pr.p = g_subprocess_launcher_spawnv(l, argv, error);
 	g_object_unref(l);
@@ -144,6 +149,9 @@ GPtrArray *kb_make_argv(struct kbuild *kb)
 		g_ptr_array_add(a, g_strdup(kb->view));
 		g_ptr_array_add(a, g_strdup_printf("O=%s", kb->build));
 	}
+	/* --make-arg: ARCH=, CROSS_COMPILE=, LLVM=, CC=, HOSTCFLAGS=... */
+	for (int i = 0; kb->make_args && kb->make_args[i]; i++)
+		g_ptr_array_add(a, g_strdup(kb->make_args[i]));
 	return a;
 }
 
@@ -187,7 +195,7 @@ char *kb_tree_rel(struct kbuild *kb, const char *path)
 
 /* The make output with our paths taken out, so that it names the
  * tree's files. */
-static char *unprefix(struct kbuild *kb, const char *out)
+char *kb_unprefix(struct kbuild *kb, const char *out)
 {
 	GString *s = g_string_new(out);
 	const char *pre[] = { kb->view_real, kb->view, kb->copy, NULL };
@@ -223,7 +231,7 @@ static const char *cc_target(const char *l, char **buf)
 }
 
 /* "make[8]: *** [scripts/Makefile.build:229: drivers/x/y.o] Error 1" */
-static char *failed_target(const char *l)
+char *kb_failed_target(const char *l)
 {
 	const char *p = strstr(l, "*** [");
 	const char *end, *sep;
@@ -241,7 +249,7 @@ static char *failed_target(const char *l)
 }
 
 /* "make[1]: *** No rule to make target 'x/y.o'.  Stop." */
-static char *no_rule(const char *l)
+char *kb_no_rule(const char *l)
 {
 	const char *p = strstr(l, "No rule to make target '");
 	const char *end;
@@ -302,7 +310,7 @@ void kb_parse_errors(struct kbuild *kb, const char *raw, GPtrArray *objects,
 		     const char *mod, struct kbuild_result *res, guint *ccs,
 		     guint *ours, guint *named)
 {
-	char *out = unprefix(kb, raw);
+	char *out = kb_unprefix(kb, raw);
 	char **lines = g_strsplit(out, "\n", -1);
 	GHashTable *index = g_hash_table_new(g_str_hash, g_str_equal);
 	gint cur = -1;
@@ -326,8 +334,8 @@ void kb_parse_errors(struct kbuild *kb, const char *raw, GPtrArray *objects,
 				res[cur].error = clip(lines[i]);
 			if (!pending)
 				pending = clip(lines[i]);
-		} else if ((t = failed_target(lines[i])) ||
-			   (t = no_rule(lines[i]))) {
+		} else if ((t = kb_failed_target(lines[i])) ||
+			   (t = kb_no_rule(lines[i]))) {
 			gint k = lookup(index, t, mod);
 
 			if (k >= 0 && !res[k].error)

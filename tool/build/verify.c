@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "compat.h"
 #include "diff.h"
 #include "kbuild.h"
 #include "overlay.h"
@@ -29,6 +30,8 @@ struct vobj {
 	char *obj;
 	enum vstate state;
 	char *before_error;
+	char *why;		/* not built by this config: where kbuild
+				 * stops; or why kbuild could not say */
 	char *key;		/* the state it was last built in */
 	bool after_ok;		/* ... and how that went */
 	char *after_error;
@@ -42,7 +45,10 @@ struct verify {
 	GHashTable *refused;	/* struct unit * -> "failed: ..." */
 	GPtrArray *watch;	/* objects that failed once: built from then
 				 * on, whether or not a unit changes them */
-	bool unknown_config;	/* kbuild could not say what it builds */
+	GPtrArray *unknown;	/* "dir: why" for the directories kbuild
+				 * could not say about */
+	struct cfile *compat;	/* --compat-header, as the run will write
+				 * it (after the rewrite rounds) */
 	bool before_done;
 };
 
@@ -50,6 +56,7 @@ static void vobj_free(struct vobj *o)
 {
 	g_free(o->obj);
 	g_free(o->before_error);
+	g_free(o->why);
 	g_free(o->key);
 	g_free(o->after_error);
 	if (o->seen)
@@ -67,7 +74,7 @@ struct verify *verify_new(const struct tree *tree, const struct verify_opts *o,
 		.key = o->src ? o->src : tree->root,
 		.config = o->config, .build_dir = o->build_dir,
 		.kernel_headers = o->kernel_headers, .base = o->base,
-		.jobs = jobs,
+		.make_args = o->make_args, .jobs = jobs,
 	};
 	struct verify *v = g_new0(struct verify, 1);
 
@@ -80,6 +87,7 @@ struct verify *verify_new(const struct tree *tree, const struct verify_opts *o,
 					(GDestroyNotify)vobj_free);
 	v->refused = g_hash_table_new_full(NULL, NULL, NULL, g_free);
 	v->watch = g_ptr_array_new();
+	v->unknown = g_ptr_array_new_with_free_func(g_free);
 	return v;
 }
 
@@ -91,6 +99,9 @@ void verify_free(struct verify *v)
 	g_hash_table_destroy(v->objs);
 	g_hash_table_destroy(v->refused);
 	g_ptr_array_free(v->watch, TRUE);
+	g_ptr_array_free(v->unknown, TRUE);
+	if (v->compat)
+		cfile_free(v->compat);
 	g_free(v);
 }
 
@@ -127,7 +138,7 @@ bool verify_before(struct conversion *cv, GError **error)
 	GPtrArray *bnames = g_ptr_array_new();
 	GPtrArray *empty = g_ptr_array_new();
 	struct kbuild_result *res = NULL;
-	bool *in_config;
+	struct kbuild_answer *ans;
 	bool ok = false;
 
 	if (v->before_done)
@@ -160,19 +171,29 @@ bool verify_before(struct conversion *cv, GError **error)
 	}
 	if (!kbuild_prepare(v->kb, error))
 		goto out;
-	in_config = g_new0(bool, all->len);
-	v->unknown_config = !kbuild_query(v->kb, names, in_config);
+	ans = g_new0(struct kbuild_answer, all->len);
+	if (!kbuild_query(v->kb, names, ans, error)) {
+		g_free(ans);
+		goto out;
+	}
 	for (guint i = 0; i < all->len; i++) {
 		struct vobj *o = all->pdata[i];
 
-		if (!in_config[i]) {
+		o->why = g_steal_pointer(&ans[i].why);
+		if (ans[i].in == KB_NOT_BUILT) {
 			o->state = VS_NOT_IN_CONFIG;
 			continue;
 		}
+		/* kbuild could not say: built, as a compile tells
+		 * something, and the directory named */
+		if (ans[i].in == KB_UNKNOWN && o->why &&
+		    !g_ptr_array_find_with_equal_func(v->unknown, o->why,
+						      g_str_equal, NULL))
+			g_ptr_array_add(v->unknown, g_strdup(o->why));
 		g_ptr_array_add(build, o);
 		g_ptr_array_add(bnames, o->obj);
 	}
-	g_free(in_config);
+	g_free(ans);
 	res = g_new0(struct kbuild_result, build->len);
 	if (!kbuild_compile(v->kb, bnames, NULL, res, error))
 		goto out;
@@ -497,16 +518,33 @@ static void refuse(struct verify *v, struct unit *u, const char *where,
 		g_hash_table_add(failed, u);
 }
 
-/* The files the conversion changes, as they are now. */
+/* The files the conversion changes, as they are now: with the
+ * --compat-header the converted files include, which the run writes
+ * only once the rounds are done. */
 static GPtrArray *current_state(struct conversion *cv)
 {
+	struct verify *v = cv->verify;
 	GPtrArray *state = g_ptr_array_new();
+	bool compat = false, have = false;
 
 	for (guint i = 0; i < cv->files->len; i++) {
 		struct cfile *f = cv->files->pdata[i];
 
 		if (f->new_text)
 			g_ptr_array_add(state, f);
+		compat |= f->new_text && f->compat_include;
+		have |= f->new_text && cv->compat_header &&
+			!strcmp(f->path, cv->compat_header);
+	}
+	if (compat && !have && cv->compat_header && cv->target) {
+		if (!v->compat) {
+			v->compat = cfile_new(cv->compat_header, g_strdup(""),
+					      0);
+			v->compat->new_text =
+				compat_header_text(cv->target->level);
+			v->compat->new_len = strlen(v->compat->new_text);
+		}
+		g_ptr_array_add(state, v->compat);
 	}
 	return state;
 }
@@ -673,6 +711,11 @@ const char *verify_site(struct conversion *cv, const struct csite *s)
 	return res;
 }
 
+static int cmp_str(gconstpointer a, gconstpointer b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
 /* Those that did not build before first (they want a look), by path. */
 static int cmp_obj(gconstpointer a, gconstpointer b)
 {
@@ -738,6 +781,33 @@ static void count(struct conversion *cv, struct counts *n)
 	n->reverted = g_hash_table_size(v->refused);
 }
 
+/* This config builds none of the files: say where kbuild stops, in
+ * case the config is not the one the tree is built with. */
+static void none_built_warning(struct verify *v, guint n, FILE *out)
+{
+	GPtrArray *whys = g_ptr_array_new();
+	GHashTableIter it;
+	gpointer val;
+
+	g_hash_table_iter_init(&it, v->objs);
+	while (g_hash_table_iter_next(&it, NULL, &val)) {
+		struct vobj *o = val;
+
+		if (o->why && !g_ptr_array_find_with_equal_func(whys, o->why,
+							g_str_equal, NULL))
+			g_ptr_array_add(whys, o->why);
+	}
+	g_ptr_array_sort(whys, cmp_str);
+	fprintf(out, "timerconv: verify: warning: this config builds none of the %u changed file%s (is it the config this tree is built with?):",
+		n, n == 1 ? "" : "s");
+	for (guint i = 0; i < whys->len && i < 4; i++)
+		fprintf(out, "%s %s", i ? ";" : "", (char *)whys->pdata[i]);
+	if (whys->len > 4)
+		fprintf(out, "; ... (%u more)", whys->len - 4);
+	fprintf(out, "\n");
+	g_ptr_array_free(whys, TRUE);
+}
+
 void verify_summary(struct conversion *cv, FILE *out)
 {
 	struct verify *v = cv->verify;
@@ -760,8 +830,11 @@ void verify_summary(struct conversion *cv, FILE *out)
 			n.broken_before);
 	fprintf(out, "; %u unit%s reverted: does not build after conversion\n",
 		n.reverted, n.reverted == 1 ? "" : "s");
-	if (v->unknown_config)
-		fprintf(out, "timerconv: verify: warning: kbuild could not say for every file whether this config builds it; those files count as built by it\n");
+	for (guint i = 0; i < v->unknown->len; i++)
+		fprintf(out, "timerconv: verify: warning: kbuild could not say whether this config builds the files under %s; they count as built by it\n",
+			(char *)v->unknown->pdata[i]);
+	if (n.objects && n.not_in_config == n.objects)
+		none_built_warning(v, n.objects, out);
 	fprintf(out, "timerconv: verify: %s%.1f s; %u compile%s in %u make run%s, %.1f s\n",
 		st->prepared ? "configured and prepared in " :
 			       "build directory ready in ",

@@ -21,6 +21,7 @@ struct verify_opts {
 	const char *config;		/* --config */
 	const char *build_dir;		/* --build-dir */
 	const char *kernel_headers;	/* out-of-tree: make -C KDIR M=... */
+	const char *const *make_args;	/* --make-arg VAR=VALUE, or NULL */
 	/* When the run works on a copy of the tree (series): the tree the
 	 * build directory is kept for, which holds the sources, and the
 	 * files where the copy differs from it (struct overlay_file *). */
@@ -29,6 +30,12 @@ struct verify_opts {
 };
 
 struct verify;
+
+/* --make-arg, the same option for every command that has --verify. */
+#define VERIFY_MAKE_ARG_OPTION(strv)					\
+	{ "make-arg", 0, 0, G_OPTION_ARG_STRING_ARRAY, &(strv),		\
+	  "--verify: give VAR=VALUE to every make it runs (repeatable): ARCH=arm64, CROSS_COMPILE=aarch64-linux-gnu-, LLVM=1, CC=gcc-12, HOSTCFLAGS=-fcommon", \
+	  "VAR=VALUE" }
 
 struct verify *verify_new(const struct tree *tree, const struct verify_opts *o,
 			  int jobs, GError **error);

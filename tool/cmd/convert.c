@@ -37,6 +37,7 @@ struct convert_opts {
 	gboolean verify;
 	char *config;
 	char *build_dir;
+	char **make_args;
 	char **paths;
 };
 
@@ -132,6 +133,7 @@ static int run_convert(struct convert_opts *o)
 	struct verify_opts vo = {
 		.config = o->config, .build_dir = o->build_dir,
 		.kernel_headers = o->kernel_headers,
+		.make_args = (const char *const *)o->make_args,
 	};
 	struct run r;
 	GError *error = NULL;
@@ -139,8 +141,8 @@ static int run_convert(struct convert_opts *o)
 	int rc = EXIT_OK;
 
 	progress_init(o->quiet);
-	if (!o->verify && (o->config || o->build_dir)) {
-		tc_error("--config and --build-dir go with --verify (see timerconv convert --help)");
+	if (!o->verify && (o->config || o->build_dir || o->make_args)) {
+		tc_error("--config, --build-dir and --make-arg go with --verify (see timerconv convert --help)");
 		return EXIT_ERROR;
 	}
 	if (o->verify)
@@ -241,6 +243,7 @@ int cmd_convert(int argc, char **argv)
 		{ "build-dir", 0, 0, G_OPTION_ARG_FILENAME, &o.build_dir,
 		  "--verify: the build directory (kbuild's O=; default: one in ~/.cache/timerconv, kept between runs)",
 		  "DIR" },
+		VERIFY_MAKE_ARG_OPTION(o.make_args),
 		{ G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_FILENAME_ARRAY,
 		  &o.paths, NULL, "[PATH…]" },
 		{ NULL }
@@ -280,6 +283,7 @@ int cmd_convert(int argc, char **argv)
 	g_strfreev(o.include_dirs);
 	g_free(o.config);
 	g_free(o.build_dir);
+	g_strfreev(o.make_args);
 	g_strfreev(o.paths);
 	return rc;
 }

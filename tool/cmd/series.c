@@ -49,6 +49,7 @@ struct series_opts {
 	gboolean verify;
 	char *config;
 	char *build_dir;
+	char **make_args;
 	char **paths;
 };
 
@@ -1024,13 +1025,14 @@ static int run_series(struct series_opts *o)
 	struct verify_opts vo = {
 		.config = o->config, .build_dir = o->build_dir,
 		.kernel_headers = o->kernel_headers,
+		.make_args = (const char *const *)o->make_args,
 	};
 	struct tree probe;
 	GError *error = NULL;
 	int rc = EXIT_OK;
 
-	if (!o->verify && (o->config || o->build_dir)) {
-		tc_error("--config and --build-dir go with --verify (see timerconv series --help)");
+	if (!o->verify && (o->config || o->build_dir || o->make_args)) {
+		tc_error("--config, --build-dir and --make-arg go with --verify (see timerconv series --help)");
 		return EXIT_ERROR;
 	}
 	s.root = g_strdup(o->tree ? o->tree : ".");
@@ -1166,6 +1168,7 @@ int cmd_series(int argc, char **argv)
 		{ "build-dir", 0, 0, G_OPTION_ARG_FILENAME, &o.build_dir,
 		  "--verify: the build directory (kbuild's O=; default: one in ~/.cache/timerconv, kept between runs)",
 		  "DIR" },
+		VERIFY_MAKE_ARG_OPTION(o.make_args),
 		{ G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_FILENAME_ARRAY,
 		  &o.paths, NULL, "[PATH…]" },
 		{ NULL }
@@ -1201,6 +1204,7 @@ int cmd_series(int argc, char **argv)
 	g_strfreev(o.include_dirs);
 	g_free(o.config);
 	g_free(o.build_dir);
+	g_strfreev(o.make_args);
 	g_strfreev(o.paths);
 	return rc;
 }
