@@ -310,3 +310,19 @@ def test_dry_run_writes_nothing(tree, tmp_path):
     proc = series(tree, out, "--dry-run")
     assert not out.exists()
     assert "[PATCH 1/4]" in proc.stdout
+
+
+# ---- issue 29: a maintainer's day with it ----
+
+def test_upstream_that_names_no_revision_is_an_error(tree, tmp_path):
+    """A typo in --upstream must not compare against nothing and keep
+    every patch: it is refused up front, as --base's is."""
+    out = tmp_path / "out"
+    proc = series(tree, out, "--upstream", "nosuch", "--dry-run", status=2)
+    assert "--upstream nosuch: no such revision" in proc.stderr
+    assert "[PATCH" not in proc.stdout
+    proc = series(tree, out, "--upstream", "nosuch", status=2)
+    assert "--upstream nosuch: no such revision" in proc.stderr
+    assert not out.exists()
+    proc = series(tree, out, "--base", "nosuch", status=2)
+    assert "--base nosuch: no such revision" in proc.stderr

@@ -160,11 +160,29 @@ static bool base_check(struct series *s, GError **error)
 	return ok;
 }
 
+/* The commit REV names in the tree, or NULL with "OPTION REV: no such
+ * revision" (a typo in --base or --upstream is an error, not an empty
+ * comparison that keeps every patch). */
+static char *commit_of(struct series *s, const char *option, const char *rev,
+		       GError **error)
+{
+	char *spec = g_strdup_printf("%s^{commit}", rev);
+	char *sha = NULL;
+
+	if (!git_run(s->root, &sha, NULL, "rev-parse", "--verify", "--quiet",
+		     spec, NULL)) {
+		g_set_error(error, G_FILE_ERROR, G_FILE_ERROR_NOENT,
+			    "%s %s: no such revision in %s", option, rev,
+			    s->root);
+		sha = NULL;
+	}
+	g_free(spec);
+	return sha ? g_strchomp(sha) : NULL;
+}
+
 static bool prepare(struct series *s, GError **error)
 {
 	const char *rev = s->o->base ? s->o->base : "HEAD";
-	char *sha = NULL;
-	char *spec;
 
 	s->tmp = tmpdir_create("series", error);
 	if (!s->tmp)
@@ -175,16 +193,16 @@ static bool prepare(struct series *s, GError **error)
 	}
 	if (!is_toplevel(s->root, error))
 		return false;
-	spec = g_strdup_printf("%s^{commit}", rev);
-	if (!git_run(s->root, &sha, NULL, "rev-parse", "--verify", "--quiet",
-		     spec, NULL)) {
-		g_set_error(error, G_FILE_ERROR, G_FILE_ERROR_NOENT,
-			    "--base %s: no such revision in %s", rev, s->root);
-		g_free(spec);
+	s->base_sha = commit_of(s, "--base", rev, error);
+	if (!s->base_sha)
 		return false;
+	if (s->o->upstream) {
+		char *up = commit_of(s, "--upstream", s->o->upstream, error);
+
+		if (!up)
+			return false;
+		g_free(up);
 	}
-	g_free(spec);
-	s->base_sha = g_strchomp(sha);
 	s->work = g_build_filename(s->tmp, "work", NULL);
 	if (!git_run(s->root, NULL, error, "worktree", "add", "--detach",
 		     "--quiet", s->work, s->base_sha, NULL))
