@@ -326,3 +326,56 @@ def test_upstream_that_names_no_revision_is_an_error(tree, tmp_path):
     assert not out.exists()
     proc = series(tree, out, "--base", "nosuch", status=2)
     assert "--base nosuch: no such revision" in proc.stderr
+
+
+CALLBACK_TEMPLATE = """\
+// SPDX-License-Identifier: GPL-2.0
+#include <linux/kernel.h>
+#include <linux/timer.h>
+
+struct NAME_adapter {
+	struct timer_list watchdog_timer;
+	bool link_up;
+};
+
+static void NAME_watchdog_timeout(unsigned long data)
+{
+	struct NAME_adapter *adapter = (struct NAME_adapter *)data;
+
+	adapter->link_up = false;
+}
+
+int NAME_probe(struct NAME_adapter *adapter)
+{
+	setup_timer(&adapter->watchdog_timer, NAME_watchdog_timeout,
+		    (unsigned long)adapter);
+	return 0;
+}
+"""
+
+
+def test_converted_callbacks_line_is_wrapped_at_75_columns(tmp_path):
+    """A directory of many drivers converts many callbacks: the commit
+    message lists them all, in lines of at most 75 columns (git's and
+    checkpatch's limit for a commit message), not on one long line."""
+    src = tmp_path / "src"
+    drv = src / "drivers" / "net" / "ethernet" / "acme"
+    drv.mkdir(parents=True)
+    shutil.copytree(SAMPLE / "include", src / "include")
+    names = ["acme_gigabit_%02d" % i for i in range(12)]
+    for name in names:
+        (drv / (name + ".c")).write_text(
+            CALLBACK_TEMPLATE.replace("NAME", name))
+    tree = make_git_tree(src, tmp_path / "linux")
+    out = tmp_path / "out"
+    series(tree, out, "--split", "directory")
+    (patch,) = patches(out)
+    text = patch.read_text()
+    message = text.split("\n\n", 1)[1].split("\n---\n", 1)[0]
+    body = [l for l in message.splitlines()   # not the Cc:, Signed-off-by:
+            if not re.match(r"[\w-]+: .*<.*>$", l)]
+    assert all(len(l) <= 75 for l in body), message
+    listed = message.split("Converted callbacks:", 1)[1].split("\n\n")[0]
+    assert re.findall(r"(\w+)\(\)", listed) == \
+        sorted(n + "_watchdog_timeout" for n in names)
+    assert listed.count("\n") >= 3

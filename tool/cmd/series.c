@@ -27,6 +27,7 @@
 
 #define REQUIRES_SHA	"686fef928bba"
 #define REQUIRES_SUBJ	"timer: Prepare to change timer callback argument type"
+#define COMMIT_COLUMNS	75	/* checkpatch's limit for a commit message */
 
 struct series_opts {
 	char *tree;
@@ -429,6 +430,37 @@ static char *author(struct series *s)
 	return res;
 }
 
+/*
+ * "LEAD a(), b(), c()" wrapped at 75 columns, as git and checkpatch want a
+ * commit message's lines (a series of 300 files converts some hundred
+ * callbacks), each further line starting with INDENT; no newline after
+ * the last.
+ */
+static void append_names(GString *m, const char *lead, const char *indent,
+			 GPtrArray *names)
+{
+	size_t col;
+
+	g_string_append(m, lead);
+	col = strlen(lead);
+	for (guint i = 0; i < names->len; i++) {
+		const char *sep = i + 1 < names->len ? "," : "";
+		size_t w = strlen(names->pdata[i]) + 2 + strlen(sep);
+
+		if (col > strlen(indent) && col + 1 + w > COMMIT_COLUMNS) {
+			g_string_append_c(m, '\n');
+			g_string_append(m, indent);
+			col = strlen(indent);
+		} else if (col) {
+			g_string_append_c(m, ' ');
+			col++;
+		}
+		g_string_append_printf(m, "%s()%s", (char *)names->pdata[i],
+				       sep);
+		col += w;
+	}
+}
+
 static const char *container_of_name(struct series *s)
 {
 	return s->run.target.container_of;
@@ -449,10 +481,7 @@ static char *commit_message(struct series *s, struct patch *p)
 		"structure that embeds its timer with %s(), instead of casting\n"
 		"its data argument; the argument, and the casts, go away.\n\n",
 		cof);
-	g_string_append(m, "Converted callbacks:");
-	for (guint i = 0; i < p->callbacks->len; i++)
-		g_string_append_printf(m, "%s %s()", i ? "," : "",
-				       (char *)p->callbacks->pdata[i]);
+	append_names(m, "Converted callbacks:", "", p->callbacks);
 	g_string_append(m, "\n\n");
 	for (guint i = 0; i < p->to->len; i++)
 		g_string_append_printf(m, "Cc: %s\n", (char *)p->to->pdata[i]);
@@ -656,14 +685,14 @@ static char *cover_blurb(struct series *s)
 		g_free(note);
 		for (guint i = 0; i < s->unbuilt->len; i++) {
 			struct unbuilt *u = s->unbuilt->pdata[i];
+			char *lead;
 
 			if (!i)
 				g_string_append(b, "\nLeft out, as they do not build on top of the patches before\nthem (their conversion needs a patch of its own):\n\n");
-			g_string_append_printf(b, "  %s: ", u->p->key);
-			for (guint k = 0; k < u->p->callbacks->len; k++)
-				g_string_append_printf(b, "%s%s()", k ? ", " : "",
-					(char *)u->p->callbacks->pdata[k]);
+			lead = g_strdup_printf("  %s:", u->p->key);
+			append_names(b, lead, "    ", u->p->callbacks);
 			g_string_append_printf(b, "\n    %s\n", u->why);
+			g_free(lead);
 		}
 		g_string_append_c(b, '\n');
 	}
