@@ -379,3 +379,47 @@ def test_converted_callbacks_line_is_wrapped_at_75_columns(tmp_path):
     assert re.findall(r"(\w+)\(\)", listed) == \
         sorted(n + "_watchdog_timeout" for n in names)
     assert listed.count("\n") >= 3
+
+
+def test_out_over_an_earlier_series_removes_its_stale_patches(
+        tree, tmp_path):
+    """A second run into the same --out replaces the first series: its
+    0002-0004 do not stay beside the new 0001 (git send-email would mail
+    them all), and the run says what it removed."""
+    out = tmp_path / "out"
+    series(tree, out)
+    old = sorted(p.name for p in out.iterdir())
+    assert len(old) == 5
+    proc = series(tree, out, "--split", "none")
+    new = sorted(p.name for p in out.iterdir())
+    assert len(new) == 2 and new[0] == "0000-cover-letter.patch"
+    assert "[PATCH 1/1]" in (out / new[1]).read_text()
+    for name in set(old) - set(new):
+        assert "removed %s" % (out / name) in proc.stderr
+
+
+def test_out_holding_files_timerconv_did_not_write_is_refused(
+        tree, tmp_path):
+    """Files the tool did not write are never removed: a directory that
+    holds any (notes, the user's own format-patch series) is refused
+    before anything runs, naming them; --force writes beside them and
+    still removes only timerconv's own stale patches."""
+    out = tmp_path / "out"
+    series(tree, out)
+    earlier = {p.name: p.read_text() for p in out.iterdir()}
+    (out / "notes.txt").write_text("ask Bo about the block patch\n")
+    mine = out / "0001-mydrv-fix-a-leak.patch"
+    mine.write_text("From %s Mon Sep 17 00:00:00 2001\nFrom: Me <me@x>\n"
+                    "Subject: [PATCH] mydrv: Fix a leak\n\n---\n" % ("a" * 40))
+    proc = series(tree, out, "--split", "none", status=2)
+    assert "did not write" in proc.stderr
+    assert "0001-mydrv-fix-a-leak.patch" in proc.stderr
+    assert "notes.txt" in proc.stderr
+    for name, text in earlier.items():
+        assert (out / name).read_text() == text
+    series(tree, out, "--split", "none", "--force")
+    ours = [p.name for p in out.glob("000[01]-*.patch")
+            if "Convert timers to use timer_setup()" in p.read_text()]
+    assert len(ours) == 2
+    assert {p.name for p in out.iterdir()} == {
+        *ours, "notes.txt", "0001-mydrv-fix-a-leak.patch"}

@@ -20,6 +20,7 @@
 #include "report.h"
 #include "series.h"
 #include "series_group.h"
+#include "series_out.h"
 #include "target.h"
 #include "util.h"
 #include "verify.h"
@@ -76,7 +77,13 @@ struct series {
 	GPtrArray *dropped;	/* units --upstream already has */
 	GPtrArray *base;	/* --verify: struct overlay_file * */
 	GPtrArray *unbuilt;	/* --verify: struct unbuilt * */
+	GPtrArray *stale;	/* patches of an earlier series in --out */
 };
+
+static const char *out_dir(struct series *s)
+{
+	return s->o->out ? s->o->out : "timerconv-series";
+}
 
 /* ---- the tree and its base ---- */
 
@@ -113,18 +120,6 @@ static bool dirty(const char *root)
 	d = out[0] != '\0';
 	g_free(out);
 	return d;
-}
-
-static bool dir_nonempty(const char *path)
-{
-	GDir *d = g_dir_open(path, 0, NULL);
-	bool res;
-
-	if (!d)
-		return false;
-	res = g_dir_read_name(d) != NULL;
-	g_dir_close(d);
-	return res;
 }
 
 /* timer_setup() must be there, or no patch of the series applies. */
@@ -248,6 +243,8 @@ static void cleanup(struct series *s)
 		g_ptr_array_free(s->shas, TRUE);
 	if (s->base)
 		g_ptr_array_free(s->base, TRUE);
+	if (s->stale)
+		g_ptr_array_free(s->stale, TRUE);
 	g_free(s->root);
 	g_free(s->base_sha);
 	g_free(s->work);
@@ -932,7 +929,7 @@ static bool write_series(struct series *s, GError **error)
 	if (s->o->branch && !s->o->out)
 		goto out;
 	{
-		const char *dir = s->o->out ? s->o->out : "timerconv-series";
+		const char *dir = out_dir(s);
 
 		if (g_mkdir_with_parents(dir, 0755) < 0) {
 			g_set_error(error, G_FILE_ERROR, G_FILE_ERROR_FAILED,
@@ -959,6 +956,7 @@ static bool write_series(struct series *s, GError **error)
 			if (!ok)
 				goto out;
 		}
+		series_out_prune(dir, s->stale, names);
 	}
 	ok = true;
 out:
@@ -1044,16 +1042,9 @@ static bool options_ok(struct series *s, GError **error)
 			return false;
 		}
 	}
-	if (!o->dry_run && (o->out || !o->branch)) {
-		const char *dir = o->out ? o->out : "timerconv-series";
-
-		if (dir_nonempty(dir) && !o->force) {
-			g_set_error(error, G_FILE_ERROR, G_FILE_ERROR_EXIST,
-				    "--out %s exists and is not empty; remove it or use --force",
-				    dir);
-			return false;
-		}
-	}
+	if (!o->dry_run && (o->out || !o->branch) &&
+	    !series_out_check(out_dir(s), o->force, &s->stale, error))
+		return false;
 	return true;
 }
 
@@ -1186,7 +1177,7 @@ int cmd_series(int argc, char **argv)
 		{ "quiet", 'q', 0, G_OPTION_ARG_NONE, &o.quiet,
 		  "No progress line (there is none on a pipe anyway)", NULL },
 		{ "force", 'f', 0, G_OPTION_ARG_NONE, &o.force,
-		  "Write into a non-empty --out; skip the base check", NULL },
+		  "Write into an --out that holds files timerconv did not write; skip the base check", NULL },
 		{ "target", 0, 0, G_OPTION_ARG_STRING, &o.target,
 		  "API level: auto, v4.15, v6.2, v6.16", "LEVEL" },
 		{ "kernel-headers", 0, 0, G_OPTION_ARG_FILENAME,
