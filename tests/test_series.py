@@ -423,3 +423,81 @@ def test_out_holding_files_timerconv_did_not_write_is_refused(
     assert len(ours) == 2
     assert {p.name for p in out.iterdir()} == {
         *ours, "notes.txt", "0001-mydrv-fix-a-leak.patch"}
+SUBJECT_TREE = FIXTURES / "subject-tree"
+
+# file of each patch -> the prefix the kernel's own subjects use there
+SUBSYSTEM_PREFIXES = {
+    "arch/alpha/kernel/srmcons.c": "alpha",
+    "arch/x86/kernel/apm_32.c": "x86",
+    "arch/um/drivers/net_kern.c": "um",
+    "arch/xtensa/platforms/iss/network.c": "xtensa",
+    "drivers/gpu/drm/msm/dsi/dsi_host.c": "drm/msm/dsi",
+    "drivers/gpu/drm/msm/msm_gpu.c": "drm/msm",
+    "drivers/block/DAC960.c": "block",
+    "drivers/input/input.c": "Input",
+    "kernel/irq/spurious.c": "genirq",
+    "net/dccp/timer.c": "net",
+}
+
+
+def subject_prefixes(out):
+    """patch file list -> subject prefix, for every patch of a series."""
+    res = {}
+    for p in patches(out):
+        text = p.read_text()
+        m = re.match(r"\[PATCH \d+/\d+\] (.*): Convert timers to use "
+                     r"timer_setup\(\)$", header(text, "Subject"))
+        assert m, header(text, "Subject")
+        res[tuple(files_of(text))] = m.group(1)
+    return res
+
+
+def test_subject_prefixes_without_history_name_the_subsystem(tmp_path):
+    """A tree imported in one commit has no subjects to learn from: each
+    patch is named the way its subsystem names itself (alpha:, x86:,
+    drm/msm/dsi:, Input:, genirq:), never with a file's name alone
+    (srmcons:, network:), never with a word twice (dsi: dsi:, input.c
+    under Input), and a MAINTAINERS section is never "treewide": THE
+    REST's five block drivers and a CD-ROM driver are block's, and
+    NETWORKING [GENERAL]'s lib/random32.c goes with net/."""
+    tree = make_git_tree(SUBJECT_TREE, tmp_path / "linux",
+                         message="Linux 4.14")
+    out = tmp_path / "out"
+    series(tree, out)
+    prefixes = subject_prefixes(out)
+    for path, want in SUBSYSTEM_PREFIXES.items():
+        got = [pre for files, pre in prefixes.items() if path in files]
+        assert got == [want], (path, prefixes)
+    block = [files for files in prefixes if "drivers/block/DAC960.c" in files]
+    assert "drivers/cdrom/gdrom.c" in block[0] and len(block[0]) == 6
+    net = [files for files in prefixes if "net/dccp/timer.c" in files]
+    assert "lib/random32.c" in net[0]
+    for pre in prefixes.values():
+        words = re.split(r"[:/ ,]+", pre.lower())
+        assert len(words) == len(set(words)), pre
+        assert "treewide" not in pre
+
+
+def test_subject_prefix_of_one_driver_names_it_after_its_subsystem(
+        tree, tmp_path):
+    """--split directory without history for those files: one driver's
+    patch is "subsystem: driver" (watchdog: acme_wdt), a driver's own
+    directory names it (net: acme for acme/acme_main.c)."""
+    out = tmp_path / "out"
+    series(tree, out, "--split", "directory")
+    prefixes = subject_prefixes(out)
+    assert prefixes[("drivers/watchdog/acme_wdt.c",)] == "watchdog: acme_wdt"
+    assert prefixes[("block/blk-core.c", "include/linux/writeback.h",
+                     "mm/page-writeback.c")] == "block"
+
+
+def test_treewide_only_for_one_patch_across_subsystems(tree, tmp_path):
+    out = tmp_path / "out"
+    series(tree, out, "--split", "none")
+    assert list(subject_prefixes(out).values()) == ["treewide"]
+    # THE REST's input and watchdog drivers: the directory they share
+    out = tmp_path / "rest"
+    series(tree, out)
+    rest = [pre for files, pre in subject_prefixes(out).items()
+            if "drivers/watchdog/acme_wdt.c" in files]
+    assert rest == ["drivers"]
