@@ -41,6 +41,12 @@ MISLEADING = {
 }
 
 
+# checkpatch does not know that TIMER_DATA_TYPE, a macro of v4.14's
+# timer.h, names a type: it reads the cast "(TIMER_DATA_TYPE)&t", written
+# as timer.h writes its own, as a binary '&' wanting blanks (a CHECK).
+NOT_A_BINARY_AND = re.compile(r"\(TIMER_DATA_TYPE\)&\w")
+
+
 def linux_source_tarball():
     tars = sorted(glob.glob("/usr/src/linux-source-*.tar.*"))
     return Path(tars[-1]) if tars else None
@@ -125,7 +131,9 @@ def test_idiom_catalogue_passes_checkpatch_spacing(checkpatch):
         for name in sorted(p.name for p in CASES.iterdir()
                            if (p / "input.c").exists()))
     assert patch.count("\n+") > 100
-    assert findings(checkpatch, patch) == list(MISLEADING.values())
+    got = [(kind, line) for kind, line in findings(checkpatch, patch)
+           if not (kind == "SPACING" and NOT_A_BINARY_AND.search(line))]
+    assert got == list(MISLEADING.values())
 
 
 def test_checkpatch_finds_what_the_old_output_had(checkpatch):
