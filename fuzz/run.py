@@ -28,17 +28,17 @@ BUILD = ROOT / "build-fuzz"
 CORPUS = (ROOT / ".." / "shared" / "corpus").resolve()
 REGRESSIONS = ROOT / "tests" / "fuzz" / "regressions"
 TARGETS = ["lexer", "scan", "structs", "ppcond", "blank", "facts",
-           "maintainers", "baseline", "diff"]
+           "maintainers", "baseline", "diff", "respace"]
 C_TARGETS = {"lexer", "scan", "structs", "ppcond", "blank"}
 DICTS = {"lexer": "c.dict", "scan": "c.dict", "structs": "c.dict",
          "ppcond": "c.dict", "blank": "c.dict", "facts": "facts.dict",
          "maintainers": "maintainers.dict", "baseline": "baseline.dict",
-         "diff": "c.dict"}
+         "diff": "c.dict", "respace": "c.dict"}
 # diff_lines() keeps every round's V: O(D * (N + M)) memory, 1 GB under
 # ASan for two 3000-line texts with nothing in common.  4 kB inputs stay
 # far below the RSS limit (timerconv's own diffs have a small D).
-MAX_LEN = {"diff": 4096, "facts": 16384, "maintainers": 16384,
-           "baseline": 16384}
+MAX_LEN = {"diff": 4096, "respace": 4096, "facts": 16384,
+           "maintainers": 16384, "baseline": 16384}
 C_MAX_LEN = 16384
 CHUNK = 8192
 
@@ -178,7 +178,7 @@ def baseline_seeds():
     return seeds
 
 
-SEEDERS = {"diff": diff_seeds, "facts": facts_seeds,
+SEEDERS = {"diff": diff_seeds, "respace": diff_seeds, "facts": facts_seeds,
            "maintainers": maintainers_seeds, "baseline": baseline_seeds}
 
 

@@ -132,7 +132,7 @@ def test_series_subjects_are_unique_without_history(tmp_path):
     body = [s for s in subjects if "0/" not in s]
     assert len(body) == 2, subjects
     assert len(set(subjects)) == len(subjects), subjects
-    assert any(re.search(r"\] pcnet32: Convert timers to use timer_setup\(\)$",
-                         s) for s in body), subjects
+    assert any(re.search(r"\] net: pcnet32: Convert timers to use "
+                         r"timer_setup\(\)$", s) for s in body), subjects
     assert any(re.search(r"\] net: amd: Convert timers", s)
                for s in body), subjects

@@ -310,3 +310,194 @@ def test_dry_run_writes_nothing(tree, tmp_path):
     proc = series(tree, out, "--dry-run")
     assert not out.exists()
     assert "[PATCH 1/4]" in proc.stdout
+
+
+# ---- issue 29: a maintainer's day with it ----
+
+def test_upstream_that_names_no_revision_is_an_error(tree, tmp_path):
+    """A typo in --upstream must not compare against nothing and keep
+    every patch: it is refused up front, as --base's is."""
+    out = tmp_path / "out"
+    proc = series(tree, out, "--upstream", "nosuch", "--dry-run", status=2)
+    assert "--upstream nosuch: no such revision" in proc.stderr
+    assert "[PATCH" not in proc.stdout
+    proc = series(tree, out, "--upstream", "nosuch", status=2)
+    assert "--upstream nosuch: no such revision" in proc.stderr
+    assert not out.exists()
+    proc = series(tree, out, "--base", "nosuch", status=2)
+    assert "--base nosuch: no such revision" in proc.stderr
+
+
+CALLBACK_TEMPLATE = """\
+// SPDX-License-Identifier: GPL-2.0
+#include <linux/kernel.h>
+#include <linux/timer.h>
+
+struct NAME_adapter {
+	struct timer_list watchdog_timer;
+	bool link_up;
+};
+
+static void NAME_watchdog_timeout(unsigned long data)
+{
+	struct NAME_adapter *adapter = (struct NAME_adapter *)data;
+
+	adapter->link_up = false;
+}
+
+int NAME_probe(struct NAME_adapter *adapter)
+{
+	setup_timer(&adapter->watchdog_timer, NAME_watchdog_timeout,
+		    (unsigned long)adapter);
+	return 0;
+}
+"""
+
+
+def test_converted_callbacks_line_is_wrapped_at_75_columns(tmp_path):
+    """A directory of many drivers converts many callbacks: the commit
+    message lists them all, in lines of at most 75 columns (git's and
+    checkpatch's limit for a commit message), not on one long line."""
+    src = tmp_path / "src"
+    drv = src / "drivers" / "net" / "ethernet" / "acme"
+    drv.mkdir(parents=True)
+    shutil.copytree(SAMPLE / "include", src / "include")
+    names = ["acme_gigabit_%02d" % i for i in range(12)]
+    for name in names:
+        (drv / (name + ".c")).write_text(
+            CALLBACK_TEMPLATE.replace("NAME", name))
+    tree = make_git_tree(src, tmp_path / "linux")
+    out = tmp_path / "out"
+    series(tree, out, "--split", "directory")
+    (patch,) = patches(out)
+    text = patch.read_text()
+    message = text.split("\n\n", 1)[1].split("\n---\n", 1)[0]
+    body = [l for l in message.splitlines()   # not the Cc:, Signed-off-by:
+            if not re.match(r"[\w-]+: .*<.*>$", l)]
+    assert all(len(l) <= 75 for l in body), message
+    listed = message.split("Converted callbacks:", 1)[1].split("\n\n")[0]
+    assert re.findall(r"(\w+)\(\)", listed) == \
+        sorted(n + "_watchdog_timeout" for n in names)
+    assert listed.count("\n") >= 3
+
+
+def test_out_over_an_earlier_series_removes_its_stale_patches(
+        tree, tmp_path):
+    """A second run into the same --out replaces the first series: its
+    0002-0004 do not stay beside the new 0001 (git send-email would mail
+    them all), and the run says what it removed."""
+    out = tmp_path / "out"
+    series(tree, out)
+    old = sorted(p.name for p in out.iterdir())
+    assert len(old) == 5
+    proc = series(tree, out, "--split", "none")
+    new = sorted(p.name for p in out.iterdir())
+    assert len(new) == 2 and new[0] == "0000-cover-letter.patch"
+    assert "[PATCH 1/1]" in (out / new[1]).read_text()
+    for name in set(old) - set(new):
+        assert "removed %s" % (out / name) in proc.stderr
+
+
+def test_out_holding_files_timerconv_did_not_write_is_refused(
+        tree, tmp_path):
+    """Files the tool did not write are never removed: a directory that
+    holds any (notes, the user's own format-patch series) is refused
+    before anything runs, naming them; --force writes beside them and
+    still removes only timerconv's own stale patches."""
+    out = tmp_path / "out"
+    series(tree, out)
+    earlier = {p.name: p.read_text() for p in out.iterdir()}
+    (out / "notes.txt").write_text("ask Bo about the block patch\n")
+    mine = out / "0001-mydrv-fix-a-leak.patch"
+    mine.write_text("From %s Mon Sep 17 00:00:00 2001\nFrom: Me <me@x>\n"
+                    "Subject: [PATCH] mydrv: Fix a leak\n\n---\n" % ("a" * 40))
+    proc = series(tree, out, "--split", "none", status=2)
+    assert "did not write" in proc.stderr
+    assert "0001-mydrv-fix-a-leak.patch" in proc.stderr
+    assert "notes.txt" in proc.stderr
+    for name, text in earlier.items():
+        assert (out / name).read_text() == text
+    series(tree, out, "--split", "none", "--force")
+    ours = [p.name for p in out.glob("000[01]-*.patch")
+            if "Convert timers to use timer_setup()" in p.read_text()]
+    assert len(ours) == 2
+    assert {p.name for p in out.iterdir()} == {
+        *ours, "notes.txt", "0001-mydrv-fix-a-leak.patch"}
+SUBJECT_TREE = FIXTURES / "subject-tree"
+
+# file of each patch -> the prefix the kernel's own subjects use there
+SUBSYSTEM_PREFIXES = {
+    "arch/alpha/kernel/srmcons.c": "alpha",
+    "arch/x86/kernel/apm_32.c": "x86",
+    "arch/um/drivers/net_kern.c": "um",
+    "arch/xtensa/platforms/iss/network.c": "xtensa",
+    "drivers/gpu/drm/msm/dsi/dsi_host.c": "drm/msm/dsi",
+    "drivers/gpu/drm/msm/msm_gpu.c": "drm/msm",
+    "drivers/block/DAC960.c": "block",
+    "drivers/input/input.c": "Input",
+    "kernel/irq/spurious.c": "genirq",
+    "net/dccp/timer.c": "net",
+}
+
+
+def subject_prefixes(out):
+    """patch file list -> subject prefix, for every patch of a series."""
+    res = {}
+    for p in patches(out):
+        text = p.read_text()
+        m = re.match(r"\[PATCH \d+/\d+\] (.*): Convert timers to use "
+                     r"timer_setup\(\)$", header(text, "Subject"))
+        assert m, header(text, "Subject")
+        res[tuple(files_of(text))] = m.group(1)
+    return res
+
+
+def test_subject_prefixes_without_history_name_the_subsystem(tmp_path):
+    """A tree imported in one commit has no subjects to learn from: each
+    patch is named the way its subsystem names itself (alpha:, x86:,
+    drm/msm/dsi:, Input:, genirq:), never with a file's name alone
+    (srmcons:, network:), never with a word twice (dsi: dsi:, input.c
+    under Input), and a MAINTAINERS section is never "treewide": THE
+    REST's five block drivers and a CD-ROM driver are block's, and
+    NETWORKING [GENERAL]'s lib/random32.c goes with net/."""
+    tree = make_git_tree(SUBJECT_TREE, tmp_path / "linux",
+                         message="Linux 4.14")
+    out = tmp_path / "out"
+    series(tree, out)
+    prefixes = subject_prefixes(out)
+    for path, want in SUBSYSTEM_PREFIXES.items():
+        got = [pre for files, pre in prefixes.items() if path in files]
+        assert got == [want], (path, prefixes)
+    block = [files for files in prefixes if "drivers/block/DAC960.c" in files]
+    assert "drivers/cdrom/gdrom.c" in block[0] and len(block[0]) == 6
+    net = [files for files in prefixes if "net/dccp/timer.c" in files]
+    assert "lib/random32.c" in net[0]
+    for pre in prefixes.values():
+        words = re.split(r"[:/ ,]+", pre.lower())
+        assert len(words) == len(set(words)), pre
+        assert "treewide" not in pre
+
+
+def test_subject_prefix_of_one_driver_names_it_after_its_subsystem(
+        tree, tmp_path):
+    """--split directory without history for those files: one driver's
+    patch is "subsystem: driver" (watchdog: acme_wdt), a driver's own
+    directory names it (net: acme for acme/acme_main.c)."""
+    out = tmp_path / "out"
+    series(tree, out, "--split", "directory")
+    prefixes = subject_prefixes(out)
+    assert prefixes[("drivers/watchdog/acme_wdt.c",)] == "watchdog: acme_wdt"
+    assert prefixes[("block/blk-core.c", "include/linux/writeback.h",
+                     "mm/page-writeback.c")] == "block"
+
+
+def test_treewide_only_for_one_patch_across_subsystems(tree, tmp_path):
+    out = tmp_path / "out"
+    series(tree, out, "--split", "none")
+    assert list(subject_prefixes(out).values()) == ["treewide"]
+    # THE REST's input and watchdog drivers: the directory they share
+    out = tmp_path / "rest"
+    series(tree, out)
+    rest = [pre for files, pre in subject_prefixes(out).items()
+            if "drivers/watchdog/acme_wdt.c" in files]
+    assert rest == ["drivers"]

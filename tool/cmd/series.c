@@ -20,6 +20,7 @@
 #include "report.h"
 #include "series.h"
 #include "series_group.h"
+#include "series_out.h"
 #include "target.h"
 #include "util.h"
 #include "verify.h"
@@ -27,6 +28,7 @@
 
 #define REQUIRES_SHA	"686fef928bba"
 #define REQUIRES_SUBJ	"timer: Prepare to change timer callback argument type"
+#define COMMIT_COLUMNS	75	/* checkpatch's limit for a commit message */
 
 struct series_opts {
 	char *tree;
@@ -76,7 +78,13 @@ struct series {
 	GPtrArray *dropped;	/* units --upstream already has */
 	GPtrArray *base;	/* --verify: struct overlay_file * */
 	GPtrArray *unbuilt;	/* --verify: struct unbuilt * */
+	GPtrArray *stale;	/* patches of an earlier series in --out */
 };
+
+static const char *out_dir(struct series *s)
+{
+	return s->o->out ? s->o->out : "timerconv-series";
+}
 
 /* ---- the tree and its base ---- */
 
@@ -115,18 +123,6 @@ static bool dirty(const char *root)
 	return d;
 }
 
-static bool dir_nonempty(const char *path)
-{
-	GDir *d = g_dir_open(path, 0, NULL);
-	bool res;
-
-	if (!d)
-		return false;
-	res = g_dir_read_name(d) != NULL;
-	g_dir_close(d);
-	return res;
-}
-
 /* timer_setup() must be there, or no patch of the series applies. */
 static bool base_check(struct series *s, GError **error)
 {
@@ -161,11 +157,29 @@ static bool base_check(struct series *s, GError **error)
 	return ok;
 }
 
+/* The commit REV names in the tree, or NULL with "OPTION REV: no such
+ * revision" (a typo in --base or --upstream is an error, not an empty
+ * comparison that keeps every patch). */
+static char *commit_of(struct series *s, const char *option, const char *rev,
+		       GError **error)
+{
+	char *spec = g_strdup_printf("%s^{commit}", rev);
+	char *sha = NULL;
+
+	if (!git_run(s->root, &sha, NULL, "rev-parse", "--verify", "--quiet",
+		     spec, NULL)) {
+		g_set_error(error, G_FILE_ERROR, G_FILE_ERROR_NOENT,
+			    "%s %s: no such revision in %s", option, rev,
+			    s->root);
+		sha = NULL;
+	}
+	g_free(spec);
+	return sha ? g_strchomp(sha) : NULL;
+}
+
 static bool prepare(struct series *s, GError **error)
 {
 	const char *rev = s->o->base ? s->o->base : "HEAD";
-	char *sha = NULL;
-	char *spec;
 
 	s->tmp = tmpdir_create("series", error);
 	if (!s->tmp)
@@ -176,16 +190,16 @@ static bool prepare(struct series *s, GError **error)
 	}
 	if (!is_toplevel(s->root, error))
 		return false;
-	spec = g_strdup_printf("%s^{commit}", rev);
-	if (!git_run(s->root, &sha, NULL, "rev-parse", "--verify", "--quiet",
-		     spec, NULL)) {
-		g_set_error(error, G_FILE_ERROR, G_FILE_ERROR_NOENT,
-			    "--base %s: no such revision in %s", rev, s->root);
-		g_free(spec);
+	s->base_sha = commit_of(s, "--base", rev, error);
+	if (!s->base_sha)
 		return false;
+	if (s->o->upstream) {
+		char *up = commit_of(s, "--upstream", s->o->upstream, error);
+
+		if (!up)
+			return false;
+		g_free(up);
 	}
-	g_free(spec);
-	s->base_sha = g_strchomp(sha);
 	s->work = g_build_filename(s->tmp, "work", NULL);
 	if (!git_run(s->root, NULL, error, "worktree", "add", "--detach",
 		     "--quiet", s->work, s->base_sha, NULL))
@@ -230,6 +244,8 @@ static void cleanup(struct series *s)
 		g_ptr_array_free(s->shas, TRUE);
 	if (s->base)
 		g_ptr_array_free(s->base, TRUE);
+	if (s->stale)
+		g_ptr_array_free(s->stale, TRUE);
 	g_free(s->root);
 	g_free(s->base_sha);
 	g_free(s->work);
@@ -412,6 +428,37 @@ static char *author(struct series *s)
 	return res;
 }
 
+/*
+ * "LEAD a(), b(), c()" wrapped at 75 columns, as git and checkpatch want a
+ * commit message's lines (a series of 300 files converts some hundred
+ * callbacks), each further line starting with INDENT; no newline after
+ * the last.
+ */
+static void append_names(GString *m, const char *lead, const char *indent,
+			 GPtrArray *names)
+{
+	size_t col;
+
+	g_string_append(m, lead);
+	col = strlen(lead);
+	for (guint i = 0; i < names->len; i++) {
+		const char *sep = i + 1 < names->len ? "," : "";
+		size_t w = strlen(names->pdata[i]) + 2 + strlen(sep);
+
+		if (col > strlen(indent) && col + 1 + w > COMMIT_COLUMNS) {
+			g_string_append_c(m, '\n');
+			g_string_append(m, indent);
+			col = strlen(indent);
+		} else if (col) {
+			g_string_append_c(m, ' ');
+			col++;
+		}
+		g_string_append_printf(m, "%s()%s", (char *)names->pdata[i],
+				       sep);
+		col += w;
+	}
+}
+
 static const char *container_of_name(struct series *s)
 {
 	return s->run.target.container_of;
@@ -432,10 +479,7 @@ static char *commit_message(struct series *s, struct patch *p)
 		"structure that embeds its timer with %s(), instead of casting\n"
 		"its data argument; the argument, and the casts, go away.\n\n",
 		cof);
-	g_string_append(m, "Converted callbacks:");
-	for (guint i = 0; i < p->callbacks->len; i++)
-		g_string_append_printf(m, "%s %s()", i ? "," : "",
-				       (char *)p->callbacks->pdata[i]);
+	append_names(m, "Converted callbacks:", "", p->callbacks);
 	g_string_append(m, "\n\n");
 	for (guint i = 0; i < p->to->len; i++)
 		g_string_append_printf(m, "Cc: %s\n", (char *)p->to->pdata[i]);
@@ -639,14 +683,14 @@ static char *cover_blurb(struct series *s)
 		g_free(note);
 		for (guint i = 0; i < s->unbuilt->len; i++) {
 			struct unbuilt *u = s->unbuilt->pdata[i];
+			char *lead;
 
 			if (!i)
 				g_string_append(b, "\nLeft out, as they do not build on top of the patches before\nthem (their conversion needs a patch of its own):\n\n");
-			g_string_append_printf(b, "  %s: ", u->p->key);
-			for (guint k = 0; k < u->p->callbacks->len; k++)
-				g_string_append_printf(b, "%s%s()", k ? ", " : "",
-					(char *)u->p->callbacks->pdata[k]);
+			lead = g_strdup_printf("  %s:", u->p->key);
+			append_names(b, lead, "    ", u->p->callbacks);
 			g_string_append_printf(b, "\n    %s\n", u->why);
+			g_free(lead);
 		}
 		g_string_append_c(b, '\n');
 	}
@@ -886,7 +930,7 @@ static bool write_series(struct series *s, GError **error)
 	if (s->o->branch && !s->o->out)
 		goto out;
 	{
-		const char *dir = s->o->out ? s->o->out : "timerconv-series";
+		const char *dir = out_dir(s);
 
 		if (g_mkdir_with_parents(dir, 0755) < 0) {
 			g_set_error(error, G_FILE_ERROR, G_FILE_ERROR_FAILED,
@@ -913,6 +957,7 @@ static bool write_series(struct series *s, GError **error)
 			if (!ok)
 				goto out;
 		}
+		series_out_prune(dir, s->stale, names);
 	}
 	ok = true;
 out:
@@ -998,16 +1043,9 @@ static bool options_ok(struct series *s, GError **error)
 			return false;
 		}
 	}
-	if (!o->dry_run && (o->out || !o->branch)) {
-		const char *dir = o->out ? o->out : "timerconv-series";
-
-		if (dir_nonempty(dir) && !o->force) {
-			g_set_error(error, G_FILE_ERROR, G_FILE_ERROR_EXIST,
-				    "--out %s exists and is not empty; remove it or use --force",
-				    dir);
-			return false;
-		}
-	}
+	if (!o->dry_run && (o->out || !o->branch) &&
+	    !series_out_check(out_dir(s), o->force, &s->stale, error))
+		return false;
 	return true;
 }
 
@@ -1141,7 +1179,7 @@ int cmd_series(int argc, char **argv)
 		{ "quiet", 'q', 0, G_OPTION_ARG_NONE, &o.quiet,
 		  "No progress line (there is none on a pipe anyway)", NULL },
 		{ "force", 'f', 0, G_OPTION_ARG_NONE, &o.force,
-		  "Write into a non-empty --out; skip the base check", NULL },
+		  "Write into an --out that holds files timerconv did not write; skip the base check", NULL },
 		{ "target", 0, 0, G_OPTION_ARG_STRING, &o.target,
 		  "API level: auto, v4.15, v6.2, v6.16", "LEVEL" },
 		{ "kernel-headers", 0, 0, G_OPTION_ARG_FILENAME,

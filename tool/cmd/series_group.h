@@ -8,6 +8,7 @@
 #define TIMERCONV_SERIES_GROUP_H
 
 #include <glib.h>
+#include <stdbool.h>
 
 #include "maintainers.h"
 #include "pipeline.h"
@@ -27,15 +28,20 @@ struct patch {
 	GPtrArray *cc;
 	char *prefix;			/* subject prefix */
 	GPtrArray *callbacks;		/* names, for the message */
+	bool whole_tree;		/* --split none: not one subsystem's */
 };
 
 GPtrArray *series_group(struct run *r, enum split_mode mode,
 			const struct maintainers *m);
 void patch_free(struct patch *p);
 
-/* The subject prefix git history uses for these files, or the path's. */
+/* series_prefix.c: the subject prefix git history uses for these files,
+ * or the one the path's subsystem names itself with. */
 char *series_prefix(const char *git_dir, const char *base,
 		    struct patch *p);
+
+/* Without history: the subsystem's own prefix for the patch's files. */
+char *series_path_prefix(struct patch *p);
 
 /* Make every patch's prefix its own: where two share one, each gets its
  * driver names after it. */

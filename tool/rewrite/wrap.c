@@ -2,6 +2,7 @@
 #include <string.h>
 
 #include "diff.h"
+#include "respace.h"
 #include "wrap.h"
 
 size_t line_width(const char *p, size_t len)
@@ -551,9 +552,17 @@ char *wrap_changed(const char *old_text, size_t old_len,
 {
 	struct wrapper w = { 0 };
 	GString *out = g_string_new(NULL);
-	bool changed = false;
+	size_t spaced_len = 0;
+	/* checkpatch's spacing first: the widths below are the final ones */
+	char *spaced = respace_changed(old_text, old_len, new_text, new_len,
+				       &spaced_len);
+	bool changed = spaced != NULL;
 	size_t j = 0;
 
+	if (spaced) {
+		new_text = spaced;
+		new_len = spaced_len;
+	}
 	lines_split(&w.a, old_text, old_len);
 	lines_split(&w.b, new_text, new_len);
 	w.ops = diff_lines(&w.a, &w.b);
@@ -629,6 +638,7 @@ char *wrap_changed(const char *old_text, size_t old_len,
 	g_free(w.same_of);
 	lines_clear(&w.a);
 	lines_clear(&w.b);
+	g_free(spaced);
 	if (!changed) {
 		g_string_free(out, TRUE);
 		return NULL;

@@ -12,8 +12,9 @@
 #define WRAP_COLUMNS 80
 
 /*
- * Re-wrap the statements of new_text that the change from old_text
- * touched: a line over 80 columns is broken after '=' (the continuation
+ * Re-space the lines of new_text that the change from old_text added
+ * (respace.h), then re-wrap the statements it touched: a line over 80
+ * columns is broken after '=' (the continuation
  * one tab deeper) or at the commas of its call (aligned after the
  * parenthesis); a call whose continuation lines were aligned under its
  * parenthesis is re-aligned when the name before it changed length.
