@@ -119,6 +119,48 @@ tname << define_x.tname;
 
 timerconv.done("defines", "DEFINE_TIMER", tname)
 
+// patch: DEFINE_TIMER(name, NULL, 0, 0), its .function set later, is
+// given the timer's one callback.
+@define_f_p depends on patch@
+declarer name DEFINE_TIMER;
+identifier tname, fn;
+expression e, d;
+position p;
+@@
+
+DEFINE_TIMER@p(tname, fn, e, d);
+
+@script:python define_f_mk depends on patch@
+tname << define_f_p.tname;
+nf;
+@@
+
+e = timerconv.planned("defines", "DEFINE_TIMER", tname)
+if e is None or "fn" not in e or "data" in e:
+	cocci.include_match(False)
+else:
+	coccinelle.nf = cocci.make_ident(e["fn"])
+
+@define_f_x depends on patch@
+declarer name DEFINE_TIMER;
+identifier tname, fn;
+identifier define_f_mk.nf;
+expression e, d;
+position define_f_p.p;
+@@
+
+DEFINE_TIMER@p(tname,
+- fn
++ nf
+- , e, d
+  );
+
+@script:python@
+tname << define_f_x.tname;
+@@
+
+timerconv.done("defines", "DEFINE_TIMER", tname)
+
 // patch, v4.14: the old form stays, its callback cast to TIMER_FUNC_TYPE
 // and its data the timer's own address, as timer_setup() would hand it.
 @define_l_p depends on patch@

@@ -633,8 +633,35 @@ static bool declare_before_use(struct planner *pl, struct binding *b,
 	return true;
 }
 
+/*
+ * DEFINE_TIMER(t, NULL, 0, 0) with .function set later: the define is
+ * given the timer's one callback, which must be declared above it, and
+ * the .function assignments go.
+ */
+static bool decide_null_define(struct planner *pl, struct binding *b,
+			       struct unit *u, const char *at)
+{
+	struct callback *cb = b->init_cb;
+
+	if (!declared_for(cb, b->file, b->setup->at.line)) {
+		unit_refuse(u, at, "DEFINE_TIMER() here would name %s() before anything declares it",
+			    cb->name);
+		return false;
+	}
+	for (guint i = 0; i < pl->bindings->len; i++) {
+		struct binding *o = pl->bindings->pdata[i];
+
+		if (o->kind == B_FUNCTION && same_timer(&o->timer, &b->timer))
+			o->drop_assign = true;
+	}
+	return true;
+}
+
 bool decide_lone_init(struct planner *pl, struct binding *b, struct unit *u)
 {
+	const char *what = b->kind == B_DEFINE ?
+			   "DEFINE_TIMER() with a NULL callback" :
+			   "init_timer()";
 	struct callback *one = NULL;
 	char *at = binding_where(b);
 	bool ok = false;
@@ -647,10 +674,6 @@ bool decide_lone_init(struct planner *pl, struct binding *b, struct unit *u)
 		unit_refuse(u, at, "init_timer() followed by a NULL .function");
 		goto out;
 	}
-	if (b->kind == B_DEFINE) {
-		unit_refuse(u, at, "static timer defined with a NULL callback");
-		goto out;
-	}
 	for (guint i = 0; i < pl->bindings->len; i++) {
 		struct binding *o = pl->bindings->pdata[i];
 
@@ -658,14 +681,15 @@ bool decide_lone_init(struct planner *pl, struct binding *b, struct unit *u)
 		    !same_timer(&o->timer, &b->timer) || o->cb == one)
 			continue;
 		if (one) {
-			unit_refuse(u, at, "init_timer() of a timer that runs several callbacks (%s(), %s())",
-				    one->name, o->cb->name);
+			unit_refuse(u, at, "%s of a timer that runs several callbacks (%s(), %s())",
+				    what, one->name, o->cb->name);
 			goto out;
 		}
 		one = o->cb;
 	}
 	if (!one) {
-		unit_refuse(u, at, "init_timer() without a .function assignment on every path after it");
+		unit_refuse(u, at, "%s without a .function assignment on every path after it",
+			    what);
 		goto out;
 	}
 	if (form_missing(&pl->cv->target->forms, b)) {
@@ -674,7 +698,10 @@ bool decide_lone_init(struct planner *pl, struct binding *b, struct unit *u)
 		goto out;
 	}
 	b->init_cb = one;
-	ok = declare_before_use(pl, b, u, at);
+	if (b->kind == B_DEFINE)
+		ok = decide_null_define(pl, b, u, at);
+	else
+		ok = declare_before_use(pl, b, u, at);
 out:
 	g_free(at);
 	return ok;

@@ -238,6 +238,28 @@ static void decl_item(struct unit *u, struct binding *b)
 	     b->setup->at, o, "prototype", cb->name);
 }
 
+/* DEFINE_TIMER(t, NULL, 0, 0) given the timer's one callback. */
+static void null_define_item(const struct target_forms *f, struct unit *u,
+			     struct binding *b)
+{
+	JsonObject *o = obj_str("flags", "0", NULL, NULL);
+	char *fn = f->define_short ? g_strdup(b->init_cb->name) :
+				     stored_fn(f, b->init_cb->name);
+
+	json_object_set_string_member(o, "fn", fn);
+	if (!f->define_short) {
+		char *data = g_strdup_printf("(TIMER_DATA_TYPE)&%s",
+					     b->setup->name);
+
+		json_object_set_string_member(o, "data", data);
+		g_free(data);
+	}
+	item(u, b->file, "defines",
+	     plan_key("DEFINE_TIMER", b->setup->name, NULL), b->setup->at, o,
+	     b->setup->api, b->init_cb->name);
+	g_free(fn);
+}
+
 static void binding_items(struct planner *pl, struct unit *u,
 			  struct binding *b)
 {
@@ -289,6 +311,10 @@ static void binding_items(struct planner *pl, struct unit *u,
 			function_item(pl, u, b, cb);
 		break;
 	case B_DEFINE:
+		if (!b->cb) {
+			null_define_item(f, u, b);
+			break;
+		}
 		item(u, b->file, "defines",
 		     api->kind == API_DEFINE ?
 		     plan_key("DEFINE_TIMER", b->setup->name, NULL) :
@@ -297,7 +323,12 @@ static void binding_items(struct planner *pl, struct unit *u,
 		     NULL);
 		break;
 	case B_FUNCTION:
-		function_item(pl, u, b, cb);
+		if (b->drop_assign)
+			item(u, b->file, "fields", field_key(b->assign),
+			     b->assign->at, obj_str("op", "delete", NULL, NULL),
+			     ".function assignment", NULL);
+		else
+			function_item(pl, u, b, cb);
 		break;
 	}
 }
