@@ -216,7 +216,7 @@ flags;
 @@
 
 e = timerconv.planned("setups", p[0].current_element, api, t, f)
-if e is None or "fn" not in e or "data" in e:
+if e is None or "fn" not in e or "data" in e or "keep" in e:
 	cocci.include_match(False)
 else:
 	coccinelle.new_api = cocci.make_ident(e["api"])
@@ -264,7 +264,7 @@ fn;
 @@
 
 e = timerconv.planned("setups", p[0].current_element, api, t, f)
-if e is None or "fn" not in e or "data" in e:
+if e is None or "fn" not in e or "data" in e or "keep" in e:
 	cocci.include_match(False)
 else:
 	coccinelle.new_api = cocci.make_ident(e["api"])
@@ -391,6 +391,104 @@ p << setup4_l_x.px;
 api << setup4_l_x.api;
 t << setup4_l_x.T;
 f << setup4_l_x.F;
+@@
+
+timerconv.done("setups", p[0].current_element, api, t, f)
+
+// patch, --keep-data: the setup's data goes to the member beside the
+// timer, set right after it (a statement of its own).
+@setup_k_p depends on patch disable ptr_to_array@
+identifier api = {setup_timer, setup_pinned_timer, setup_deferrable_timer,
+	setup_pinned_deferrable_timer};
+expression T, F, D;
+position p;
+@@
+
+api@p(T, F, D);
+
+@script:python setup_k_mk depends on patch@
+p << setup_k_p.p;
+api << setup_k_p.api;
+t << setup_k_p.T;
+f << setup_k_p.F;
+new_api;
+fn;
+flags;
+lv;
+@@
+
+e = timerconv.planned("setups", p[0].current_element, api, t, f)
+if e is None or "keep" not in e:
+	cocci.include_match(False)
+else:
+	coccinelle.new_api = cocci.make_ident(e["api"])
+	coccinelle.fn = cocci.make_ident(e["fn"])
+	coccinelle.flags = cocci.make_ident(e["flags"])
+	coccinelle.lv = cocci.make_ident(e["keep"])
+
+@setup_k_x depends on patch disable ptr_to_array@
+identifier setup_k_mk.new_api, setup_k_mk.fn, setup_k_mk.flags;
+identifier setup_k_mk.lv;
+identifier api;
+expression T, F, D;
+position setup_k_p.p, px;
+@@
+
+- api@p@px(T, F, D);
++ new_api(T, fn, flags);
++ lv = D;
+
+@script:python@
+p << setup_k_x.px;
+api << setup_k_x.api;
+t << setup_k_x.T;
+f << setup_k_x.F;
+@@
+
+timerconv.done("setups", p[0].current_element, api, t, f)
+
+@setup4_k_p depends on patch disable ptr_to_array@
+identifier api = {__setup_timer};
+expression T, F, D, FL;
+position p;
+@@
+
+api@p(T, F, D, FL);
+
+@script:python setup4_k_mk depends on patch@
+p << setup4_k_p.p;
+api << setup4_k_p.api;
+t << setup4_k_p.T;
+f << setup4_k_p.F;
+new_api;
+fn;
+lv;
+@@
+
+e = timerconv.planned("setups", p[0].current_element, api, t, f)
+if e is None or "keep" not in e:
+	cocci.include_match(False)
+else:
+	coccinelle.new_api = cocci.make_ident(e["api"])
+	coccinelle.fn = cocci.make_ident(e["fn"])
+	coccinelle.lv = cocci.make_ident(e["keep"])
+
+@setup4_k_x depends on patch disable ptr_to_array@
+identifier setup4_k_mk.new_api, setup4_k_mk.fn, setup4_k_mk.lv;
+identifier api;
+expression T, F, D, FL;
+position setup4_k_p.p, px;
+@@
+
+- api@p@px(T, F, D, FL);
++ new_api(T, fn, FL);
++ lv = D;
+
+@script:python@
+p << setup4_k_x.px;
+api << setup4_k_x.api;
+t << setup4_k_x.T;
+f << setup4_k_x.F;
 @@
 
 timerconv.done("setups", p[0].current_element, api, t, f)

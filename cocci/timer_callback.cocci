@@ -516,6 +516,118 @@ fn << cb_ptrb_x.fn;
 
 timerconv.done("callbacks", fn)
 
+// patch, --keep-data: the callback starts from its timer's container and
+// reads its old data from the member beside the timer; the rest of its
+// body stays as it was.
+@cb_keep_p depends on patch@
+identifier fn : script:python () { timerconv.plans(fn) };
+identifier data;
+type R, PT;
+position p;
+@@
+
+R fn@p(PT data) { ... }
+
+@script:python cb_keep_mk depends on patch@
+fn << cb_keep_p.fn;
+newp;
+c;
+ct;
+fld;
+mem;
+cof;
+@@
+
+e = timerconv.planned("callbacks", fn)
+if e is None or e["kind"] != "keep" or e["blank"] != "no":
+	cocci.include_match(False)
+else:
+	coccinelle.newp = cocci.make_ident(e["param"])
+	coccinelle.c = cocci.make_ident(e["local"])
+	coccinelle.ct = cocci.make_type(e["ctype"] + " *")
+	coccinelle.fld = cocci.make_ident(e["field"])
+	coccinelle.mem = cocci.make_ident(e["member"])
+	coccinelle.cof = cocci.make_ident(e["container_of"])
+
+@cb_keep_x depends on patch@
+identifier fn, data;
+identifier cb_keep_mk.newp, cb_keep_mk.c, cb_keep_mk.fld, cb_keep_mk.mem;
+identifier cb_keep_mk.cof;
+type cb_keep_mk.ct;
+type R, PT;
+position cb_keep_p.p, px;
+@@
+
+R fn@p@px(
+- PT data
++ struct timer_list *newp
+  ) {
++ ct c = cof(c, newp, fld);
++ PT data = c->mem;
+  ...
+  }
+
+@script:python@
+fn << cb_keep_x.fn;
+@@
+
+timerconv.done("callbacks", fn)
+
+@cb_keepb_p depends on patch@
+identifier fn : script:python () { timerconv.plans(fn) };
+identifier data;
+type R, PT;
+position p;
+@@
+
+R fn@p(PT data) { ... }
+
+@script:python cb_keepb_mk depends on patch@
+fn << cb_keepb_p.fn;
+newp;
+c;
+ct;
+fld;
+mem;
+cof;
+@@
+
+e = timerconv.planned("callbacks", fn)
+if e is None or e["kind"] != "keep" or e["blank"] != "yes":
+	cocci.include_match(False)
+else:
+	coccinelle.newp = cocci.make_ident(e["param"])
+	coccinelle.c = cocci.make_ident(e["local"])
+	coccinelle.ct = cocci.make_type(e["ctype"] + " *")
+	coccinelle.fld = cocci.make_ident(e["field"])
+	coccinelle.mem = cocci.make_ident(e["member"])
+	coccinelle.cof = cocci.make_ident(e["container_of"])
+
+@cb_keepb_x depends on patch@
+identifier fn, data;
+identifier cb_keepb_mk.newp, cb_keepb_mk.c, cb_keepb_mk.fld;
+identifier cb_keepb_mk.mem, cb_keepb_mk.cof;
+type cb_keepb_mk.ct;
+type R, PT;
+position cb_keepb_p.p, px;
+@@
+
+R fn@p@px(
+- PT data
++ struct timer_list *newp
+  ) {
++ ct c = cof(c, newp, fld);
++ PT data = c->mem;
++
+  ...
+  }
+
+@script:python@
+fn << cb_keepb_x.fn;
+@@
+
+timerconv.done("callbacks", fn)
+
 // report: the callbacks this file hands to the old API.
 @cb_r_handed depends on report@
 identifier api = {setup_timer, setup_pinned_timer, setup_deferrable_timer,

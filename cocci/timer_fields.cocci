@@ -299,6 +299,116 @@ v << field_set_x.V;
 
 timerconv.done("fields", p[0].current_element, e, fld, v)
 
+// patch, --keep-data: a .data assignment sets the member beside the timer
+// instead, and a read of .data reads it.
+@field_keep_p depends on patch disable ptr_to_array@
+expression E, V;
+identifier fld = {data};
+position p;
+@@
+
+(
+E@p.fld = V;
+|
+E@p->fld = V;
+)
+
+@script:python field_keep_mk depends on patch@
+p << field_keep_p.p;
+e << field_keep_p.E;
+fld << field_keep_p.fld;
+v << field_keep_p.V;
+lv;
+@@
+
+entry = timerconv.planned("fields", p[0].current_element, e, fld, v)
+if entry is None or entry["op"] != "keep":
+	cocci.include_match(False)
+else:
+	coccinelle.lv = cocci.make_ident(entry["lvalue"])
+
+@field_keep_x depends on patch disable ptr_to_array@
+expression E, V;
+identifier fld;
+identifier field_keep_mk.lv;
+position field_keep_p.p, px;
+@@
+
+(
+- E@p@px.fld = V;
++ lv = V;
+|
+- E@p@px->fld = V;
++ lv = V;
+)
+
+@script:python@
+p << field_keep_x.px;
+e << field_keep_x.E;
+fld << field_keep_x.fld;
+v << field_keep_x.V;
+@@
+
+timerconv.done("fields", p[0].current_element, e, fld, v)
+
+@read_any_p depends on patch disable ptr_to_array@
+expression E, V;
+identifier fld = {data};
+position pe;
+@@
+
+(
+E@pe.fld = V
+|
+E@pe->fld = V
+)
+
+@read_p depends on patch disable ptr_to_array@
+expression E;
+identifier fld = {data};
+position pe != read_any_p.pe;
+@@
+
+(
+E@pe.fld
+|
+E@pe->fld
+)
+
+@script:python read_mk depends on patch@
+pe << read_p.pe;
+e << read_p.E;
+lv;
+@@
+
+entry = timerconv.planned("reads", pe[0].current_element, e)
+if entry is None:
+	cocci.include_match(False)
+else:
+	coccinelle.lv = cocci.make_ident(entry["lvalue"])
+
+@read_x depends on patch disable ptr_to_array@
+expression E;
+identifier fld;
+identifier read_mk.lv;
+position read_p.pe, px;
+@@
+
+(
+- E@pe@px.fld
++ lv
+|
+- E@pe@px->fld
++ lv
+)
+
+@script:python@
+px << read_x.px;
+e << read_x.E;
+@@
+
+timerconv.done("reads", px[0].current_element, e)
+
 // report: each .data assignment, which only timerconv can judge.
 @data_r depends on report disable ptr_to_array@
 expression E, D;

@@ -142,6 +142,12 @@ def declares_above(fn):
     return fn in _file_plan().get("decls", {})
 
 
+def keeps_in(tag):
+    """Whether the plan adds a member to struct tag in this file."""
+    return any(k.split("|", 1)[0] == tag
+               for k in _file_plan().get("members", {}))
+
+
 def renames():
     return _file_plan().get("renames", {})
 

@@ -298,7 +298,7 @@ int cmd_check(int argc, char **argv)
 		  "Report only findings on lines added since REV (git)",
 		  "REV" },
 		{ "target", 0, 0, G_OPTION_ARG_STRING, &o.target,
-		  "API level: auto (from include/linux/timer.h), v4.15, v6.2, v6.16",
+		  "API level: auto (from include/linux/timer.h), v4.14, v4.15, v6.2, v6.16",
 		  "LEVEL" },
 		{ "kernel-headers", 0, 0, G_OPTION_ARG_FILENAME,
 		  &o.kernel_headers,

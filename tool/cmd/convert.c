@@ -26,6 +26,7 @@ struct convert_opts {
 	gboolean scan_only;
 	gboolean quiet;
 	gboolean follow_units;
+	gboolean keep_data;
 	int jobs;
 	int timeout;
 	char *report;
@@ -129,6 +130,7 @@ static int run_convert(struct convert_opts *o)
 		.include_dirs = o->include_dirs,
 		.scan_only = o->scan_only,
 		.follow_units = o->follow_units,
+		.keep_data = o->keep_data,
 	};
 	struct verify_opts vo = {
 		.config = o->config, .build_dir = o->build_dir,
@@ -211,12 +213,15 @@ int cmd_convert(int argc, char **argv)
 		{ "follow-units", 0, 0, G_OPTION_ARG_NONE, &o.follow_units,
 		  "Convert a unit whole even where it reaches beyond the PATHs (default: refuse it)",
 		  NULL },
+		{ "keep-data", 0, 0, G_OPTION_ARG_NONE, &o.keep_data,
+		  "Where a callback needs its old data, keep it in a member beside the timer",
+		  NULL },
 		{ "quiet", 'q', 0, G_OPTION_ARG_NONE, &o.quiet,
 		  "No progress line (there is none on a pipe anyway)", NULL },
 		{ "report", 0, 0, G_OPTION_ARG_FILENAME, &o.report,
 		  "Write a JSON report of every site and unit to FILE", "FILE" },
 		{ "target", 0, 0, G_OPTION_ARG_STRING, &o.target,
-		  "API level: auto (from include/linux/timer.h), v4.15, v6.2, v6.16",
+		  "API level: auto (from include/linux/timer.h), v4.14, v4.15, v6.2, v6.16",
 		  "LEVEL" },
 		{ "kernel-headers", 0, 0, G_OPTION_ARG_FILENAME,
 		  &o.kernel_headers,

@@ -362,6 +362,8 @@ static bool gather(struct run *r, const struct pipeline_opts *o,
 		r->whole = tree_list(&r->tree, NULL, error);
 		if (!r->whole)
 			goto out;
+		/* the planner knows which files it may add are in scope */
+		r->cv.scope = g_hash_table_ref(in_scope);
 	}
 	if (g_hash_table_size(global)) {
 		GPtrArray *hits;
@@ -394,7 +396,7 @@ out:
 	treescan_free(ts);
 	g_hash_table_destroy(names);
 	g_hash_table_destroy(global);
-	g_hash_table_destroy(in_scope);
+	g_hash_table_unref(in_scope);
 	return ok;
 }
 
@@ -521,6 +523,8 @@ bool pipeline_run(struct run *r, const struct pipeline_opts *o,
 	r->cv.sites = g_ptr_array_new();
 	r->cv.units = g_ptr_array_new();
 	r->cv.jobs = o->jobs > 0 ? o->jobs : cpu_count();
+	r->cv.keep_data = o->keep_data;
+	r->cv.may_add_files = true;
 	if (!include_dirs(r, o, error))
 		return false;
 	if (o->compat_header) {
@@ -624,6 +628,8 @@ void pipeline_free(struct run *r)
 		g_hash_table_destroy(r->cv.by_path);
 	structs_free(r->cv.structs);
 	g_free(r->cv.compat_header);
+	if (r->cv.scope)
+		g_hash_table_unref(r->cv.scope);
 	if (r->scope)
 		g_ptr_array_free(r->scope, TRUE);
 	if (r->whole)

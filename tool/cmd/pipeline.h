@@ -28,6 +28,7 @@ struct pipeline_opts {
 	const char *compat_header;	/* root-relative path, or NULL */
 	bool scan_only;			/* stop before spatch */
 	bool follow_units;		/* convert units across PATHs whole */
+	bool keep_data;			/* --keep-data (tool/plan/keep.c) */
 	const struct verify_opts *verify; /* --verify (verify.h), or NULL */
 	/* Called once the plan is made, before anything is rewritten: may
 	 * refuse units (series --upstream). */

@@ -20,6 +20,7 @@ const char *csite_kind(const struct csite *s)
 
 struct tally {
 	guint sites, converted, refused;
+	guint kept;		/* converted with their data kept */
 	GHashTable *reasons;	/* reason -> count */
 	GPtrArray *order;	/* reasons, first seen first */
 };
@@ -38,6 +39,7 @@ static void tally(struct run *r, struct tally *t)
 		t->sites++;
 		if (s->outcome == OUT_CONVERTED) {
 			t->converted++;
+			t->kept += s->unit && s->unit->kept;
 			continue;
 		}
 		t->refused++;
@@ -79,6 +81,9 @@ void report_summary(struct run *r)
 		changed->len, changed->len == 1 ? "" : "s",
 		units_converted(r), r->cv.units ? r->cv.units->len : 0,
 		r->cv.units && r->cv.units->len == 1 ? "" : "s");
+	if (t.kept)
+		fprintf(stderr, "timerconv:   %4u converted (data kept in a member beside the timer: --keep-data)\n",
+			t.kept);
 	for (guint i = 0; i < t.order->len; i++) {
 		const char *reason = t.order->pdata[i];
 
@@ -155,6 +160,8 @@ static void site_record(JsonBuilder *b, struct conversion *cv,
 	add_str(b, "outcome", s->outcome == OUT_CONVERTED ? "converted" :
 							    "refused");
 	add_str(b, "reason", s->outcome == OUT_CONVERTED ? NULL : s->reason);
+	if (s->outcome == OUT_CONVERTED && s->unit && s->unit->kept)
+		add_str(b, "data_kept", s->unit->kept);
 	add_str(b, "callback", s->callback);
 	json_builder_set_member_name(b, "unit");
 	if (s->unit)
@@ -181,6 +188,8 @@ static void unit_record(JsonBuilder *b, struct unit *u)
 	add_str(b, "outcome", u->reason ? "refused" : "converted");
 	add_str(b, "reason", u->reason);
 	add_str(b, "where", u->where);
+	if (!u->reason && u->kept)
+		add_str(b, "data_kept", u->kept);
 	json_builder_set_member_name(b, "callbacks");
 	json_builder_begin_array(b);
 	for (guint i = 0; i < u->cb_names->len; i++)

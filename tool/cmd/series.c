@@ -42,6 +42,7 @@ struct series_opts {
 	gboolean force;
 	gboolean quiet;
 	gboolean follow_units;
+	gboolean keep_data;
 	char *target;
 	char *kernel_headers;
 	int jobs;
@@ -1059,6 +1060,7 @@ static int run_series(struct series_opts *o)
 		.include_dirs = o->include_dirs,
 		.api_header = o->api_header,
 		.follow_units = o->follow_units,
+		.keep_data = o->keep_data,
 	};
 	struct verify_opts vo = {
 		.config = o->config, .build_dir = o->build_dir,
@@ -1176,12 +1178,15 @@ int cmd_series(int argc, char **argv)
 		{ "follow-units", 0, 0, G_OPTION_ARG_NONE, &o.follow_units,
 		  "Convert a unit whole even where it reaches beyond the PATHs (default: refuse it)",
 		  NULL },
+		{ "keep-data", 0, 0, G_OPTION_ARG_NONE, &o.keep_data,
+		  "Where a callback needs its old data, keep it in a member beside the timer",
+		  NULL },
 		{ "quiet", 'q', 0, G_OPTION_ARG_NONE, &o.quiet,
 		  "No progress line (there is none on a pipe anyway)", NULL },
 		{ "force", 'f', 0, G_OPTION_ARG_NONE, &o.force,
 		  "Write into an --out that holds files timerconv did not write; skip the base check", NULL },
 		{ "target", 0, 0, G_OPTION_ARG_STRING, &o.target,
-		  "API level: auto, v4.15, v6.2, v6.16", "LEVEL" },
+		  "API level: auto, v4.14, v4.15, v6.2, v6.16", "LEVEL" },
 		{ "kernel-headers", 0, 0, G_OPTION_ARG_FILENAME,
 		  &o.kernel_headers,
 		  "For out-of-tree code: the kernel whose headers decide the level",

@@ -99,6 +99,13 @@ struct unit {
 	GPtrArray *reads;		/* struct dread *: what reads it */
 	char *reason;			/* NULL: converted */
 	char *where;			/* "file:line" of the cause */
+	/* --keep-data: "struct foo.timer_data", the member that holds the
+	 * data now, in the struct defined in keep_file */
+	char *kept;
+	char *keep_tag;			/* "foo" */
+	char *keep_field;		/* the timer: "timer" */
+	char *keep_member;		/* "timer_data" */
+	struct cfile *keep_file;
 };
 
 struct verify;
@@ -118,6 +125,12 @@ struct conversion {
 	GPtrArray *units;		/* struct unit * */
 	struct planner *planner;	/* plan.c's, for the units' lifetime */
 	struct verify *verify;		/* --verify (verify.h), or NULL */
+	bool keep_data;			/* --keep-data */
+	/* the planner may read more files into the run (a struct to add a
+	 * member to): not in the speculation's sub-conversions */
+	bool may_add_files;
+	GHashTable *scope;		/* paths under the PATHs, when they
+					 * narrow the run; NULL: all */
 };
 
 /* cfile.c */

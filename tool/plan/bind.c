@@ -522,8 +522,9 @@ static char *read_timer_text(const char *text)
 	return NULL;
 }
 
-static void dread_add(struct planner *pl, struct cfile *f, struct csite *cs,
-		      const char *timer, const char *func, struct fpos at)
+static struct dread *dread_add(struct planner *pl, struct cfile *f,
+			       struct csite *cs, const char *timer,
+			       const char *func, struct fpos at)
 {
 	struct dread *r = g_new0(struct dread, 1);
 
@@ -531,6 +532,7 @@ static void dread_add(struct planner *pl, struct cfile *f, struct csite *cs,
 	r->csite = cs;
 	r->function = !cs;
 	r->line = at.line;
+	r->func = func;
 	g_ptr_array_add(pl->reads, r);
 	tref_init(pl, &r->timer, f, timer, func, at);
 	/* timer->data through a bare struct timer_list *: any timer (the
@@ -540,6 +542,7 @@ static void dread_add(struct planner *pl, struct cfile *f, struct csite *cs,
 		g_clear_pointer(&r->timer.key, g_free);
 	else
 		key_node(pl, r->timer.key);
+	return r;
 }
 
 /*
@@ -559,12 +562,14 @@ static void bind_reads(struct planner *pl, struct cfile *f)
 			dread_add(pl, f, NULL, a->timer, a->func, a->at);
 			continue;
 		}
+
 		cs = find_csite(pl->cv, f, a->at.line, a->at.col,
 				SITE_DATA_READ);
 		if (!cs || cs->reason || g_hash_table_contains(seen, cs))
 			continue;
 		g_hash_table_add(seen, cs);
-		dread_add(pl, f, cs, a->timer, a->func, a->at);
+		dread_add(pl, f, cs, a->timer, a->func, a->at)->object =
+			a->object;
 	}
 	for (guint i = 0; i < pl->cv->sites->len; i++) {
 		struct csite *cs = pl->cv->sites->pdata[i];
@@ -939,6 +944,8 @@ static void callback_free(struct callback *cb)
 	g_free(cb->hop);
 	g_free(cb->hop_type);
 	g_free(cb->field);
+	g_free(cb->keep_member);
+	g_free(cb->keep_ctype);
 	g_free(cb);
 }
 

@@ -436,8 +436,8 @@ static guint counted_uses(struct planner *pl, struct callback *cb)
 	return n;
 }
 
-static bool decide_ulong(struct planner *pl, struct callback *cb,
-			 struct unit *u, const char *at)
+static bool decide_ulong_data(struct planner *pl, struct callback *cb,
+			      struct unit *u, const char *at)
 {
 	guint casts;
 	bool two;
@@ -511,6 +511,59 @@ static bool decide_pointer(struct planner *pl, struct callback *cb,
 	cb->uses_data = true;
 	cb->local = g_strdup(cb->def->param);
 	return decide_data_user(pl, cb, u);
+}
+
+/* What decide_ulong_data() may have decided before it refused. */
+static void forget_data(struct callback *cb)
+{
+	g_clear_pointer(&cb->local, g_free);
+	g_clear_pointer(&cb->local_type, g_free);
+	g_clear_pointer(&cb->container, g_free);
+	g_clear_pointer(&cb->param, g_free);
+	g_clear_pointer(&cb->hop, g_free);
+	g_clear_pointer(&cb->hop_type, g_free);
+	g_clear_pointer(&cb->field, g_free);
+	cb->cast = NULL;
+	cb->uses_data = false;
+}
+
+/*
+ * A callback taking unsigned long: as it is, or, where its data cannot be
+ * recovered from the timer and --keep-data is given, with the data kept
+ * in a member beside the timer.  When both fail, the reason says both.
+ */
+static bool decide_ulong(struct planner *pl, struct callback *cb,
+			 struct unit *u, const char *at)
+{
+	char *reason, *where_was;
+	bool read = false;
+
+	/* a .data read elsewhere needs the data kept, container or not */
+	for (guint i = 0; pl->cv->keep_data && i < u->reads->len; i++)
+		read |= !((struct dread *)u->reads->pdata[i])->function;
+	if (read)
+		return decide_keep(pl, cb, u, at);
+	if (decide_ulong_data(pl, cb, u, at))
+		return true;
+	if (!pl->cv->keep_data || g_str_has_prefix(u->reason, "not parsed"))
+		return false;
+	reason = u->reason;
+	where_was = u->where;
+	u->reason = NULL;
+	u->where = NULL;
+	forget_data(cb);
+	if (decide_keep(pl, cb, u, at)) {
+		g_free(reason);
+		g_free(where_was);
+		return true;
+	}
+	g_free(u->where);
+	u->where = where_was;
+	where_was = u->reason;
+	u->reason = g_strdup_printf("%s (%s)", reason, where_was);
+	g_free(reason);
+	g_free(where_was);
+	return false;
 }
 
 bool decide_callback(struct planner *pl, struct callback *cb,
@@ -722,8 +775,9 @@ bool decide_dsrc(struct planner *pl, struct dsrc *d, struct unit *u)
 		unit_refuse(u, at, "cannot tell which callback the timer whose .data is set at %s runs",
 			    at);
 	/* a container is the timer's own base, priv(dev) in both: it is
-	 * evaluated with the timer still */
-	else if (d->value && d->rel.rel != REL_CONTAINER &&
+	 * evaluated with the timer still; a kept value is evaluated once,
+	 * where it was */
+	else if (d->value && d->rel.rel != REL_CONTAINER && !u->keep_member &&
 		 expr_has_side_effects(d->value))
 		unit_refuse(u, at, "the timer's data %s has side effects",
 			    d->value);
@@ -745,6 +799,9 @@ bool decide_read(struct dread *r, struct unit *u)
 		early |= ((struct binding *)u->lone->pdata[i])->kind ==
 			 B_LONE_INIT;
 	if (r->function && !early)
+		return true;
+	/* --keep-data: the read reads the member (plan.c) */
+	if (!r->function && u->keep_member && r->object)
 		return true;
 	at = where(r->file, r->line);
 	if (r->function)

@@ -205,6 +205,17 @@ static void on_stack_by_hand(const struct target_forms *f, JsonObject *o,
 	g_free(data);
 }
 
+/* --keep-data: the setup's data goes to the member, right after it. */
+static void keep_setup(const struct unit *u, JsonObject *o, const char *fn,
+		       const char *timer)
+{
+	char *lvalue = keep_lvalue(u, timer);
+
+	json_object_set_string_member(o, "fn", fn);
+	json_object_set_string_member(o, "keep", lvalue);
+	g_free(lvalue);
+}
+
 /* A static timer: the short forms of v4.15, or v4.14's with the callback
  * cast and, for DEFINE_TIMER(), the timer's own address as its data. */
 static JsonObject *define_entry(const struct target_forms *f,
@@ -278,6 +289,8 @@ static void binding_items(struct planner *pl, struct unit *u,
 			    api->flags ? api->flags : b->setup->flags);
 		if (by_hand)
 			on_stack_by_hand(f, o, cb, b->setup->timer);
+		else if (u->keep_member)
+			keep_setup(u, o, cb, b->setup->timer);
 		else if (b->cast)
 			json_object_set_string_member(o, "fn", cb);
 		item(u, b->file, "setups",
@@ -333,16 +346,54 @@ static void binding_items(struct planner *pl, struct unit *u,
 	}
 }
 
+/* A .data assignment goes; with --keep-data it sets the new member. */
 static void dsrc_items(struct unit *u, struct dsrc *d)
 {
+	char *lvalue;
+
 	if (!d->assign)
 		return;		/* a setup's data goes with the setup */
+	if (!u->keep_member) {
+		item(u, d->file, "fields", field_key(d->assign),
+		     d->assign->at, obj_str("op", "delete", NULL, NULL),
+		     ".data assignment", NULL);
+		return;
+	}
+	lvalue = keep_lvalue(u, d->assign->object);
 	item(u, d->file, "fields", field_key(d->assign), d->assign->at,
-	     obj_str("op", "delete", NULL, NULL), ".data assignment", NULL);
+	     obj_str("op", "keep", "lvalue", lvalue), ".data assignment",
+	     NULL);
+	g_free(lvalue);
+}
+
+/* --keep-data: a read of .data reads the member. */
+static void read_items(struct unit *u, struct dread *r)
+{
+	char *lvalue;
+
+	if (r->function || !u->keep_member)
+		return;
+	lvalue = keep_lvalue(u, r->object);
+	item(u, r->file, "reads", plan_key(r->func ? r->func : "", r->object,
+					   NULL),
+	     (struct fpos){ r->line, 0 }, obj_str("lvalue", lvalue, NULL, NULL),
+	     ".data read", NULL);
+	g_free(lvalue);
+}
+
+/* --keep-data: the member beside the timer, in the struct's definition. */
+static void member_item(struct unit *u)
+{
+	item(u, u->keep_file, "members",
+	     plan_key(u->keep_tag, u->keep_field, NULL), (struct fpos){ 0, 0 },
+	     obj_str("member", u->keep_member, "type", "unsigned long"),
+	     "struct member", NULL);
 }
 
 static const char *callback_kind(const struct callback *cb)
 {
+	if (cb->keep_member)
+		return "keep";
 	if (!cb->uses_data)
 		return "unused";
 	if (cb->pkind == P_POINTER)
@@ -365,9 +416,14 @@ static void callback_items(struct planner *pl, struct unit *u,
 		json_object_set_string_member(o, "container_of", container_of);
 	}
 	/* kernel style: a blank line after the declarations */
-	if (cb->pkind == P_POINTER && cb->uses_data)
+	if ((cb->pkind == P_POINTER || cb->keep_member) && cb->uses_data)
 		json_object_set_string_member(o, "blank", cb->body.decl_first ?
 					      "no" : "yes");
+	if (cb->keep_member) {
+		json_object_set_string_member(o, "ctype", cb->keep_ctype);
+		json_object_set_string_member(o, "member", cb->keep_member);
+		json_object_set_string_member(o, "data", cb->def->param);
+	}
 	if (cb->hop) {
 		json_object_set_string_member(o, "hop", cb->hop);
 		json_object_set_string_member(o, "hop_type", cb->hop_type);
@@ -425,6 +481,10 @@ static void unit_free(struct unit *u)
 	g_ptr_array_free(u->reads, TRUE);
 	g_free(u->reason);
 	g_free(u->where);
+	g_free(u->kept);
+	g_free(u->keep_tag);
+	g_free(u->keep_field);
+	g_free(u->keep_member);
 	g_free(u);
 }
 
@@ -460,6 +520,10 @@ static void decide_unit(struct planner *pl, struct unit *u)
 		binding_items(pl, u, u->lone->pdata[i]);
 	for (guint i = 0; i < u->dsrcs->len; i++)
 		dsrc_items(u, u->dsrcs->pdata[i]);
+	for (guint i = 0; i < u->reads->len; i++)
+		read_items(u, u->reads->pdata[i]);
+	if (u->keep_member)
+		member_item(u);
 }
 
 static int cmp_callbacks(gconstpointer a, gconstpointer b)

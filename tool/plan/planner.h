@@ -92,6 +92,8 @@ struct dread {
 	struct tref timer;
 	bool function;		/* .function, not .data */
 	unsigned int line;
+	const char *func;	/* the function it is in (facts) */
+	const char *object;	/* "st -> timer" (facts) */
 };
 
 /* A reference to a fact about a callback: a prototype, a direct call. */
@@ -124,6 +126,10 @@ struct callback {
 	char *hop;
 	char *hop_type;
 	char *field;
+	/* --keep-data (keep.c): the member beside the timer that holds
+	 * what .data held, and the callback's new local for the container */
+	char *keep_member;
+	char *keep_ctype;	/* "struct cisco_state" */
 };
 
 struct planner {
@@ -160,6 +166,15 @@ bool static_in(struct cfile *f, const char *name);
 char *callback_name(const char *text, bool *cast);
 void bind_all(struct planner *pl);
 void planner_free(struct planner *pl);
+
+/* keep.c: --keep-data */
+/* The unit's data moves into a member beside its timer: decided, or the
+ * unit refused with why not. */
+bool decide_keep(struct planner *pl, struct callback *cb, struct unit *u,
+		 const char *at);
+/* Where a timer's data now lives, for an expression reaching the timer
+ * (setup's "& st -> timer", or an assignment's object "st -> timer"). */
+char *keep_lvalue(const struct unit *u, const char *timer);
 
 /* types.c: types of expressions, members of structs */
 bool var_type(struct conversion *cv, struct cfile *f, const char *func,

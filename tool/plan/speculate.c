@@ -151,7 +151,7 @@ static char *plan_group(struct speculation *s, struct cfile *f,
 		.tree = cv->tree, .target = cv->target,
 		.structs = cv->structs, .structs_cached = cv->structs_cached,
 		.include_dirs = cv->include_dirs, .all_files = cv->all_files,
-		.jobs = 1,
+		.jobs = 1, .keep_data = cv->keep_data,
 	};
 	GPtrArray *group = group_of(s, f);
 	struct cfile *copies = g_new(struct cfile, group->len);

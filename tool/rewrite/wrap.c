@@ -547,18 +547,65 @@ static size_t statement_end(struct wrapper *w, size_t s)
 	return e < w->b.v->len ? e : w->b.v->len - 1;
 }
 
+/*
+ * In a file whose every line ends in CRLF, every line of the result does
+ * too: spatch moves the CR of a line it inserts after to the last line
+ * it inserts, leaving the others with LF alone.  NULL when nothing needs
+ * it.
+ */
+static char *crlf_like(const char *old_text, size_t old_len,
+		       const char *new_text, size_t new_len, size_t *out_len)
+{
+	size_t lf = 0, crlf = 0;
+	bool fix = false;
+	GString *out;
+
+	for (size_t i = 0; i < old_len; i++)
+		if (old_text[i] == '\n') {
+			lf++;
+			crlf += i > 0 && old_text[i - 1] == '\r';
+		}
+	if (!lf || crlf != lf)
+		return NULL;
+	for (size_t i = 0; i < new_len && !fix; i++)
+		fix = new_text[i] == '\n' && (!i || new_text[i - 1] != '\r');
+	for (size_t i = 0; i + 1 < new_len && !fix; i++)
+		fix = new_text[i] == '\r' && new_text[i + 1] == '\r';
+	if (!fix)
+		return NULL;
+	out = g_string_sized_new(new_len + new_len / 16);
+	for (size_t i = 0; i < new_len; i++) {
+		if (new_text[i] == '\r' &&
+		    (i + 1 == new_len || new_text[i + 1] == '\r' ||
+		     new_text[i + 1] == '\n'))
+			continue;	/* every LF gets its own CR below */
+		if (new_text[i] == '\n')
+			g_string_append_c(out, '\r');
+		g_string_append_c(out, new_text[i]);
+	}
+	*out_len = out->len;
+	return g_string_free(out, FALSE);
+}
+
 char *wrap_changed(const char *old_text, size_t old_len,
 		   const char *new_text, size_t new_len, size_t *out_len)
 {
 	struct wrapper w = { 0 };
 	GString *out = g_string_new(NULL);
-	size_t spaced_len = 0;
-	/* checkpatch's spacing first: the widths below are the final ones */
-	char *spaced = respace_changed(old_text, old_len, new_text, new_len,
-				       &spaced_len);
-	bool changed = spaced != NULL;
+	size_t spaced_len = 0, eol_len = 0;
+	char *eol = crlf_like(old_text, old_len, new_text, new_len, &eol_len);
+	char *spaced;
+	bool changed = eol != NULL;
 	size_t j = 0;
 
+	if (eol) {
+		new_text = eol;
+		new_len = eol_len;
+	}
+	/* checkpatch's spacing first: the widths below are the final ones */
+	spaced = respace_changed(old_text, old_len, new_text, new_len,
+				 &spaced_len);
+	changed |= spaced != NULL;
 	if (spaced) {
 		new_text = spaced;
 		new_len = spaced_len;
@@ -639,6 +686,7 @@ char *wrap_changed(const char *old_text, size_t old_len,
 	lines_clear(&w.a);
 	lines_clear(&w.b);
 	g_free(spaced);
+	g_free(eol);
 	if (!changed) {
 		g_string_free(out, TRUE);
 		return NULL;

@@ -371,3 +371,19 @@ void data_relation(const struct chain *timer, const char *data,
 out:
 	g_free(bare);
 }
+
+char *chain_text(const struct chain *c, const char *last)
+{
+	GString *s = g_string_new(c->base);
+
+	for (guint i = 0; i < c->segs->len; i++) {
+		const struct seg *g = c->segs->pdata[i];
+		bool is_last = i + 1 == c->segs->len;
+
+		g_string_append(s, g->arrow ? "->" : ".");
+		g_string_append(s, is_last && last ? last : g->name);
+		if (g->index)
+			g_string_append_printf(s, "[%s]", g->index);
+	}
+	return g_string_free(s, FALSE);
+}

@@ -27,6 +27,10 @@ struct chain {
 bool chain_parse(const char *text, struct chain *c);
 void chain_clear(struct chain *c);
 
+/* The chain as C, without its &: p->hw.watchdog; with its last member
+ * named `last` instead, when not NULL: p->hw.watchdog_data. */
+char *chain_text(const struct chain *c, const char *last);
+
 /* "( unsigned long ) p" -> "p"; NULL in, NULL out. */
 char *strip_casts(const char *text);
 

@@ -1,0 +1,64 @@
+// SPDX-License-Identifier: GPL-2.0
+/// --keep-data: a member beside the timer, to hold what its .data held.
+///
+/// Since v4.15 a timer has no .data.  When a callback needs the value its
+/// timer carried and nothing else leads back to it, timerconv keeps it in
+/// the timer's own struct:
+///	struct timer_list timer;		struct timer_list timer;
+///						unsigned long timer_data;
+/// set where the old code set .data and read by the callback through
+/// from_timer().  Which struct and member is timerconv's decision
+/// (TIMERCONV_PLAN).
+//
+// Confidence: High
+// Comments: patch mode needs the plan of `timerconv convert --keep-data`.
+// Options: --no-includes --include-headers
+
+virtual patch
+virtual report
+virtual facts
+
+@member_p depends on patch@
+identifier tag : script:python () { timerconv.keeps_in(tag) };
+identifier fld;
+type T;
+@@
+
+struct tag { ... T fld; ... };
+
+@script:python member_mk depends on patch@
+tag << member_p.tag;
+fld << member_p.fld;
+tg;
+fl;
+mem;
+@@
+
+e = timerconv.planned("members", tag, fld)
+if e is None:
+	cocci.include_match(False)
+else:
+	coccinelle.tg = cocci.make_ident(tag)
+	coccinelle.fl = cocci.make_ident(fld)
+	coccinelle.mem = cocci.make_ident(e["member"])
+
+@member_x depends on patch@
+identifier member_mk.tg, member_mk.fl, member_mk.mem;
+type T;
+position px;
+@@
+
+struct tg {
+  ...
+  T fl@px;
++ unsigned long mem;
+  ...
+};
+
+@script:python@
+tg << member_mk.tg;
+fl << member_mk.fl;
+px << member_x.px;
+@@
+
+timerconv.done("members", tg, fl)
