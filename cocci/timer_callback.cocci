@@ -628,6 +628,96 @@ fn << cb_keepb_x.fn;
 
 timerconv.done("callbacks", fn)
 
+// patch: a callback whose data needs no timer (the constant every setup
+// gives it, or with --keep-data a static beside its timer) starts with a
+// local of its old parameter's name holding it.
+@cb_value_p depends on patch@
+identifier fn : script:python () { timerconv.plans(fn) };
+identifier data;
+type R, PT;
+position p;
+@@
+
+R fn@p(PT data) { ... }
+
+@script:python cb_value_mk depends on patch@
+fn << cb_value_p.fn;
+newp;
+val;
+@@
+
+e = timerconv.planned("callbacks", fn)
+if e is None or e["kind"] != "value" or e["blank"] != "no":
+	cocci.include_match(False)
+else:
+	coccinelle.newp = cocci.make_ident(e["param"])
+	coccinelle.val = cocci.make_ident(e["value"])
+
+@cb_value_x depends on patch@
+identifier fn, data;
+identifier cb_value_mk.newp, cb_value_mk.val;
+type R, PT;
+position cb_value_p.p, px;
+@@
+
+R fn@p@px(
+- PT data
++ struct timer_list *newp
+  ) {
++ PT data = val;
+  ...
+  }
+
+@script:python@
+fn << cb_value_x.fn;
+@@
+
+timerconv.done("callbacks", fn)
+
+@cb_valueb_p depends on patch@
+identifier fn : script:python () { timerconv.plans(fn) };
+identifier data;
+type R, PT;
+position p;
+@@
+
+R fn@p(PT data) { ... }
+
+@script:python cb_valueb_mk depends on patch@
+fn << cb_valueb_p.fn;
+newp;
+val;
+@@
+
+e = timerconv.planned("callbacks", fn)
+if e is None or e["kind"] != "value" or e["blank"] != "yes":
+	cocci.include_match(False)
+else:
+	coccinelle.newp = cocci.make_ident(e["param"])
+	coccinelle.val = cocci.make_ident(e["value"])
+
+@cb_valueb_x depends on patch@
+identifier fn, data;
+identifier cb_valueb_mk.newp, cb_valueb_mk.val;
+type R, PT;
+position cb_valueb_p.p, px;
+@@
+
+R fn@p@px(
+- PT data
++ struct timer_list *newp
+  ) {
++ PT data = val;
++
+  ...
+  }
+
+@script:python@
+fn << cb_valueb_x.fn;
+@@
+
+timerconv.done("callbacks", fn)
+
 // report: the callbacks this file hands to the old API.
 @cb_r_handed depends on report@
 identifier api = {setup_timer, setup_pinned_timer, setup_deferrable_timer,

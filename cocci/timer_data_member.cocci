@@ -62,3 +62,54 @@ px << member_x.px;
 @@
 
 timerconv.done("members", tg, fl)
+
+// A file-scope timer gets a static of its own beside it.
+@static_p depends on patch@
+identifier X : script:python () { timerconv.keeps_beside(X) };
+declarer name DEFINE_TIMER;
+@@
+
+(
+struct timer_list X;
+|
+struct timer_list X = ...;
+|
+DEFINE_TIMER(X, ...);
+)
+
+@script:python static_mk depends on patch@
+x << static_p.X;
+tx;
+decl;
+@@
+
+e = timerconv.planned("statics", x)
+if e is None:
+	cocci.include_match(False)
+else:
+	coccinelle.tx = cocci.make_ident(x)
+	coccinelle.decl = cocci.make_ident(e["decl"])
+
+@static_x depends on patch@
+identifier static_mk.tx, static_mk.decl;
+declarer name DEFINE_TIMER;
+position px;
+@@
+
+(
+struct timer_list tx@px;
++ static unsigned long decl;
+|
+struct timer_list tx@px = ...;
++ static unsigned long decl;
+|
+DEFINE_TIMER(tx@px, ...);
++ static unsigned long decl;
+)
+
+@script:python@
+tx << static_mk.tx;
+px << static_x.px;
+@@
+
+timerconv.done("statics", tx)

@@ -148,6 +148,11 @@ def keeps_in(tag):
                for k in _file_plan().get("members", {}))
 
 
+def keeps_beside(name):
+    """Whether the plan puts a static beside file-scope timer name."""
+    return name in _file_plan().get("statics", {})
+
+
 def renames():
     return _file_plan().get("renames", {})
 

@@ -106,6 +106,10 @@ struct unit {
 	char *keep_field;		/* the timer: "timer" */
 	char *keep_member;		/* "timer_data" */
 	struct cfile *keep_file;
+	/* ... or a static beside a file-scope timer: its name, and the
+	 * value its initialiser gave .data ("0" when none) */
+	char *keep_global;
+	char *keep_init;
 };
 
 struct verify;

@@ -946,6 +946,7 @@ static void callback_free(struct callback *cb)
 	g_free(cb->field);
 	g_free(cb->keep_member);
 	g_free(cb->keep_ctype);
+	g_free(cb->value);
 	g_free(cb);
 }
 

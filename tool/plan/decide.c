@@ -91,7 +91,7 @@ static enum pkind param_kind(struct conversion *cv, const char *file,
 /* ---- what the timers of a callback are given as data ---- */
 
 /* t.data = data in the callback itself: the timer keeps what it had. */
-static bool passthrough(const struct callback *cb, const struct dsrc *d)
+bool passthrough(const struct callback *cb, const struct dsrc *d)
 {
 	char *bare;
 	bool res;
@@ -106,7 +106,7 @@ static bool passthrough(const struct callback *cb, const struct dsrc *d)
 }
 
 /* Does the callback run on the timer that d sets, and only on it? */
-static bool on_own_timer(const struct callback *cb, const struct dsrc *d)
+bool on_own_timer(const struct callback *cb, const struct dsrc *d)
 {
 	bool any = false;
 
@@ -545,14 +545,16 @@ static bool decide_ulong(struct planner *pl, struct callback *cb,
 		return decide_keep(pl, cb, u, at);
 	if (decide_ulong_data(pl, cb, u, at))
 		return true;
-	if (!pl->cv->keep_data || g_str_has_prefix(u->reason, "not parsed"))
+	if (g_str_has_prefix(u->reason, "not parsed"))
 		return false;
 	reason = u->reason;
 	where_was = u->where;
 	u->reason = NULL;
 	u->where = NULL;
 	forget_data(cb);
-	if (decide_keep(pl, cb, u, at)) {
+	/* the same constant from every setup: the callback uses it */
+	if (decide_const(pl, cb, u) || (pl->cv->keep_data &&
+					decide_keep(pl, cb, u, at))) {
 		g_free(reason);
 		g_free(where_was);
 		return true;
@@ -560,7 +562,8 @@ static bool decide_ulong(struct planner *pl, struct callback *cb,
 	g_free(u->where);
 	u->where = where_was;
 	where_was = u->reason;
-	u->reason = g_strdup_printf("%s (%s)", reason, where_was);
+	u->reason = where_was ? g_strdup_printf("%s (%s)", reason, where_was) :
+				g_strdup(reason);
 	g_free(reason);
 	g_free(where_was);
 	return false;
@@ -602,7 +605,7 @@ bool decide_callback(struct planner *pl, struct callback *cb,
 	if (cb->pkind == P_ULONG ? !decide_ulong(pl, cb, u, at) :
 				   !decide_pointer(pl, cb, u, at))
 		goto out;
-	if (!cb->uses_data) {
+	if (!cb->uses_data || cb->value) {
 		const char *p = pick_name(cb->body.idents, unused_names);
 
 		if (!p) {
@@ -816,6 +819,85 @@ bool decide_read(struct dread *r, struct unit *u)
 
 /* ---- direct calls ---- */
 
+/*
+ * A direct call of a callback whose data is a constant or kept beside its
+ * timer: fine when it passes what the timer's data is at that moment,
+ * the constant, or the value a .data line of the same function set just
+ * before (blink_timer.data = FREQ; blink_timeout(FREQ);).  The callback
+ * then gets its timer (it reads its data from there) or, needing none,
+ * NULL.
+ */
+static char *call_arg_kept(struct planner *pl, struct callback *cb,
+			   struct cref *r, struct unit *u, const char *w)
+{
+	char *bare = strip_casts(r->n->arg);
+	char *arg = bare ? expr_compact(bare) : NULL;
+	char *res = NULL;
+	char *v;
+
+	g_free(bare);
+	if (!arg || expr_has_side_effects(arg))
+		goto out;
+	/* the constant itself */
+	if (cb->value && !u->keep_global) {
+		v = strip_casts(cb->value);
+		bare = v ? expr_compact(v) : NULL;
+		if (bare && !strcmp(bare, arg))
+			res = g_strdup("NULL");
+		g_free(v);
+		g_free(bare);
+		goto out;
+	}
+	/* the timer's own data: fn(st->timer.data) gets the timer */
+	for (guint k = 0; !res && !u->keep_global && k < u->reads->len; k++) {
+		struct dread *d = u->reads->pdata[k];
+		char *obj;
+
+		if (d->function || !d->object || d->file != r->file ||
+		    g_strcmp0(d->func, r->n->func) || d->line != r->n->at.line)
+			continue;
+		obj = expr_compact(d->object);
+		v = g_strdup_printf("%s.data", obj);
+		bare = g_strdup_printf("%s->data", obj);
+		if (!strcmp(v, arg) || !strcmp(bare, arg)) {
+			res = g_strdup_printf("&%s", obj);
+			d->in_call = true;
+		}
+		g_free(obj);
+		g_free(v);
+		g_free(bare);
+	}
+	/* what a .data line just above set */
+	for (guint k = 0; !res && k < u->dsrcs->len; k++) {
+		struct dsrc *d = u->dsrcs->pdata[k];
+
+		if (!d->assign || d->file != r->file ||
+		    g_strcmp0(d->func, r->n->func) ||
+		    d->line >= r->n->at.line || d->line + 2 < r->n->at.line)
+			continue;
+		v = strip_casts(d->value);
+		bare = v ? expr_compact(v) : NULL;
+		if (bare && !strcmp(bare, arg)) {
+			if (u->keep_global)
+				res = g_strdup("NULL");
+			else if (d->timer.chain_ok) {
+				char *t = chain_text(&d->timer.chain, NULL);
+
+				res = g_strdup_printf("&%s", t);
+				g_free(t);
+			}
+		}
+		g_free(v);
+		g_free(bare);
+	}
+out:
+	if (!res)
+		unit_refuse(u, w, "a direct call of %s() passes %s, not what its timer's data is then",
+			    cb->name, r->n->arg);
+	g_free(arg);
+	return res;
+}
+
 char *call_arg(struct planner *pl, struct callback *cb, struct cref *r,
 	       struct unit *u)
 {
@@ -831,6 +913,10 @@ char *call_arg(struct planner *pl, struct callback *cb, struct cref *r,
 				    cb->name);
 		else
 			res = g_strdup("NULL");
+		goto out;
+	}
+	if (cb->value || cb->keep_member) {
+		res = call_arg_kept(pl, cb, r, u, w);
 		goto out;
 	}
 	if (!bare || !chain_parse(bare, &c)) {

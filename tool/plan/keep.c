@@ -61,6 +61,8 @@ char *keep_lvalue(const struct unit *u, const char *timer)
 	struct chain c;
 	char *res = NULL;
 
+	if (u->keep_global)
+		return g_strdup(u->keep_member);
 	if (!chain_parse(timer, &c))
 		return NULL;
 	if (c.segs->len)
@@ -187,6 +189,82 @@ static bool sources_in_sight(struct planner *pl, struct unit *u,
 	return true;
 }
 
+/* The name of a file-scope timer all of cb's bindings are on, or NULL. */
+static const char *one_global(struct callback *cb)
+{
+	const char *key = NULL, *name;
+
+	for (guint i = 0; i < cb->bindings->len; i++) {
+		struct binding *b = cb->bindings->pdata[i];
+
+		if (!b->timer.key || (key && strcmp(key, b->timer.key)))
+			return NULL;
+		key = b->timer.key;
+	}
+	if (!key || !g_str_has_prefix(key, "global:") ||
+	    ((struct binding *)cb->bindings->pdata[0])->file != cb->def_file)
+		return NULL;
+	name = strrchr(key, ':') + 1;
+	return is_ident(name) ? name : NULL;
+}
+
+/*
+ * A file-scope timer, declared alone above the callback in the callback's
+ * file, every write and read of its data there too: a static beside it
+ * holds the data, initialised with what the timer's initialiser gave.
+ */
+static bool decide_keep_global(struct planner *pl, struct callback *cb,
+			       struct unit *u, const char *at,
+			       const char *name)
+{
+	struct cfile *f = cb->def_file;
+	unsigned int line = timer_declared_alone(f, name);
+	const char *init = "0";
+	char *member;
+
+	if (!line || line >= cb->def->at.line)
+		return refuse(u, at, "%s is not a timer declared alone at file scope above its callback",
+			      name);
+	for (guint k = 0; k < pl->dsrcs->len; k++) {
+		struct dsrc *d = pl->dsrcs->pdata[k];
+
+		if (!same_timer(&((struct binding *)
+				  cb->bindings->pdata[0])->timer, &d->timer))
+			continue;
+		if (d->file != f)
+			return refuse(u, at, "the data of %s is set in another file",
+				      name);
+		if (d->setup && d->setup->kind == FS_DEFINE && d->value)
+			init = d->value;
+	}
+	for (guint k = 0; k < u->reads->len; k++)
+		if (((struct dread *)u->reads->pdata[k])->file != f)
+			return refuse(u, at, "the data of %s is read in another file",
+				      name);
+	member = g_strdup_printf("%s_data", name);
+	if (declared_at_file_scope(f, member, G_MAXUINT)) {
+		g_free(member);
+		return refuse(u, at, "%s is a name already", name);
+	}
+	if (!cb->body.idents &&
+	    !cbody_analyse(f, cb->def->at, cb->def->param, NULL,
+			   (struct fpos){ 0, 0 }, &cb->body)) {
+		g_free(member);
+		return refuse(u, at, "cannot find the body of %s()", cb->name);
+	}
+	cb->value = g_strdup(member);
+	cb->uses_data = true;
+	if (!u->keep_member) {
+		u->keep_member = g_strdup(member);
+		u->keep_global = g_strdup(name);
+		u->keep_init = expr_compact(init);
+		u->keep_file = f;
+		u->kept = g_strdup_printf("static %s", member);
+	}
+	g_free(member);
+	return true;
+}
+
 bool decide_keep(struct planner *pl, struct callback *cb, struct unit *u,
 		 const char *at)
 {
@@ -201,9 +279,8 @@ bool decide_keep(struct planner *pl, struct callback *cb, struct unit *u,
 	if (cb->pkind != P_ULONG)
 		return refuse(u, at, "%s() does not take unsigned long",
 			      cb->name);
-	if (cb->calls->len)
-		return refuse(u, at, "%s() is also called directly",
-			      cb->name);
+	if (one_global(cb))
+		return decide_keep_global(pl, cb, u, at, one_global(cb));
 	if (!one_member(u, cb, at, &tag, &field))
 		return false;
 	if (u->keep_tag && (strcmp(u->keep_tag, tag + strlen("struct ")) ||

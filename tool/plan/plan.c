@@ -371,7 +371,7 @@ static void read_items(struct unit *u, struct dread *r)
 {
 	char *lvalue;
 
-	if (r->function || !u->keep_member)
+	if (r->function || r->in_call || !u->keep_member)
 		return;
 	lvalue = keep_lvalue(u, r->object);
 	item(u, r->file, "reads", plan_key(r->func ? r->func : "", r->object,
@@ -381,17 +381,34 @@ static void read_items(struct unit *u, struct dread *r)
 	g_free(lvalue);
 }
 
-/* --keep-data: the member beside the timer, in the struct's definition. */
+/* --keep-data: the member beside the timer, in the struct's definition,
+ * or the static beside a file-scope timer. */
 static void member_item(struct unit *u)
 {
-	item(u, u->keep_file, "members",
-	     plan_key(u->keep_tag, u->keep_field, NULL), (struct fpos){ 0, 0 },
-	     obj_str("member", u->keep_member, "type", "unsigned long"),
-	     "struct member", NULL);
+	char *decl;
+
+	if (!u->keep_global) {
+		item(u, u->keep_file, "members",
+		     plan_key(u->keep_tag, u->keep_field, NULL),
+		     (struct fpos){ 0, 0 },
+		     obj_str("member", u->keep_member, "type",
+			     "unsigned long"),
+		     "struct member", NULL);
+		return;
+	}
+	decl = strcmp(u->keep_init, "0") ?
+	       g_strdup_printf("%s = %s", u->keep_member, u->keep_init) :
+	       g_strdup(u->keep_member);
+	item(u, u->keep_file, "statics", plan_key(u->keep_global, NULL),
+	     (struct fpos){ 0, 0 }, obj_str("decl", decl, NULL, NULL),
+	     "static variable", NULL);
+	g_free(decl);
 }
 
 static const char *callback_kind(const struct callback *cb)
 {
+	if (cb->value)
+		return "value";
 	if (cb->keep_member)
 		return "keep";
 	if (!cb->uses_data)
@@ -419,7 +436,12 @@ static void callback_items(struct planner *pl, struct unit *u,
 	if ((cb->pkind == P_POINTER || cb->keep_member) && cb->uses_data)
 		json_object_set_string_member(o, "blank", cb->body.decl_first ?
 					      "no" : "yes");
-	if (cb->keep_member) {
+	if (cb->value) {
+		json_object_set_string_member(o, "value", cb->value);
+		json_object_set_string_member(o, "data", cb->def->param);
+		json_object_set_string_member(o, "blank", cb->body.decl_first ?
+					      "no" : "yes");
+	} else if (cb->keep_member) {
 		json_object_set_string_member(o, "ctype", cb->keep_ctype);
 		json_object_set_string_member(o, "member", cb->keep_member);
 		json_object_set_string_member(o, "data", cb->def->param);
@@ -485,6 +507,8 @@ static void unit_free(struct unit *u)
 	g_free(u->keep_tag);
 	g_free(u->keep_field);
 	g_free(u->keep_member);
+	g_free(u->keep_global);
+	g_free(u->keep_init);
 	g_free(u);
 }
 

@@ -94,6 +94,8 @@ struct dread {
 	unsigned int line;
 	const char *func;	/* the function it is in (facts) */
 	const char *object;	/* "st -> timer" (facts) */
+	bool in_call;		/* the argument of a direct call of the
+				 * callback, which the call's item rewrites */
 };
 
 /* A reference to a fact about a callback: a prototype, a direct call. */
@@ -130,6 +132,9 @@ struct callback {
 	 * what .data held, and the callback's new local for the container */
 	char *keep_member;
 	char *keep_ctype;	/* "struct cisco_state" */
+	/* value.c: what the callback's data is now, when it needs no timer:
+	 * the constant every setup gives, or a static beside the timer */
+	char *value;
 };
 
 struct planner {
@@ -176,6 +181,12 @@ bool decide_keep(struct planner *pl, struct callback *cb, struct unit *u,
  * (setup's "& st -> timer", or an assignment's object "st -> timer"). */
 char *keep_lvalue(const struct unit *u, const char *timer);
 
+/* value.c */
+bool declared_at_file_scope(struct cfile *f, const char *name,
+			    unsigned int line);
+unsigned int timer_declared_alone(struct cfile *f, const char *name);
+bool decide_const(struct planner *pl, struct callback *cb, struct unit *u);
+
 /* types.c: types of expressions, members of structs */
 bool var_type(struct conversion *cv, struct cfile *f, const char *func,
 	      const char *name, struct ctype *out);
@@ -197,6 +208,9 @@ bool decide_callback(struct planner *pl, struct callback *cb,
 bool decide_lone_init(struct planner *pl, struct binding *b,
 		      struct unit *u);
 bool decide_dsrc(struct planner *pl, struct dsrc *d, struct unit *u);
+/* t.data = data in cb itself, on cb's own timer: the data passed on. */
+bool passthrough(const struct callback *cb, const struct dsrc *d);
+bool on_own_timer(const struct callback *cb, const struct dsrc *d);
 bool decide_read(struct dread *r, struct unit *u);
 char *call_arg(struct planner *pl, struct callback *cb, struct cref *r,
 	       struct unit *u);

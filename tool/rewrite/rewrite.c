@@ -15,6 +15,7 @@
 
 #include "blank.h"
 #include "compat.h"
+#include "ppcond.h"
 #include "conv.h"
 #include "spatch.h"
 #include "speculate.h"
@@ -59,12 +60,18 @@ static char *write_plan(struct spatch_env *env, JsonObject *plan, guint n,
 	return path;
 }
 
+/* A definition or prototype of name on the old prototype, in code that
+ * is compiled (a copy kept under #if 0 is not). */
 static bool still_ulong(const struct scan_result *res, const char *name)
 {
-	for (guint i = 0; i < res->ulong_funcs->len; i++)
-		if (!strcmp(g_array_index(res->ulong_funcs, struct ulong_func,
-					  i).name, name))
+	for (guint i = 0; i < res->ulong_funcs->len; i++) {
+		const struct ulong_func *u = &g_array_index(res->ulong_funcs,
+						struct ulong_func, i);
+
+		if (!strcmp(u->name, name) &&
+		    !line_in_ranges(res->dead_ranges, u->line))
 			return true;
+	}
 	return false;
 }
 
