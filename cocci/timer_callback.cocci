@@ -628,6 +628,208 @@ fn << cb_keepb_x.fn;
 
 timerconv.done("callbacks", fn)
 
+// patch: data that leads back from the container (tool/plan/back.c): the
+// container's local takes from_timer(), the data's local the member that
+// leads back to it, or goes where it only led to the container.  The
+// data's local is found first (its cast has two spellings), then
+// rewritten where it was found.
+@cb_back_p depends on patch exists@
+identifier fn : script:python () { timerconv.plans(fn) };
+identifier data, v;
+type R, PT, T;
+position p, pd;
+@@
+
+R fn@p(PT data) {
+  ... when any
+(
+  T *v@pd = (T *)data;
+|
+  T *v@pd = (void *)data;
+)
+  ... when any
+}
+
+@script:python cb_back_mk depends on patch@
+fn << cb_back_p.fn;
+v << cb_back_p.v;
+newp;
+c;
+ct;
+fld;
+mem;
+cof;
+@@
+
+e = timerconv.planned("callbacks", fn)
+if e is None or e["kind"] != "back" or e["local"] != v or e["acc"] != "no":
+	cocci.include_match(False)
+else:
+	coccinelle.newp = cocci.make_ident(e["param"])
+	coccinelle.c = cocci.make_ident(e["c"])
+	coccinelle.ct = cocci.make_type(e["ctype"])
+	coccinelle.fld = cocci.make_ident(e["field"])
+	coccinelle.mem = cocci.make_ident(e["member"])
+	coccinelle.cof = cocci.make_ident(e["container_of"])
+
+@cb_back_x depends on patch exists@
+identifier fn, data, v;
+identifier cb_back_mk.newp, cb_back_mk.c, cb_back_mk.fld, cb_back_mk.mem;
+identifier cb_back_mk.cof;
+type cb_back_mk.ct;
+type R, PT, T;
+expression E;
+position cb_back_p.p, cb_back_p.pd, px;
+@@
+
+R fn@p@px(
+- PT data
++ struct timer_list *newp
+  ) {
+  ... when any
+- T *v@pd = E;
++ ct c = cof(c, newp, fld);
++ T *v = c->mem;
+  ... when any
+  }
+
+@script:python@
+fn << cb_back_x.fn;
+@@
+
+timerconv.done("callbacks", fn)
+
+@cb_backacc_p depends on patch exists@
+identifier fn : script:python () { timerconv.plans(fn) };
+identifier data, v;
+type R, PT, T;
+position p, pd;
+@@
+
+R fn@p(PT data) {
+  ... when any
+(
+  T *v@pd = (T *)data;
+|
+  T *v@pd = (void *)data;
+)
+  ... when any
+}
+
+@script:python cb_backacc_mk depends on patch@
+fn << cb_backacc_p.fn;
+v << cb_backacc_p.v;
+newp;
+c;
+ct;
+fld;
+mem;
+cof;
+@@
+
+e = timerconv.planned("callbacks", fn)
+if e is None or e["kind"] != "back" or e["local"] != v or e["acc"] != "yes":
+	cocci.include_match(False)
+else:
+	coccinelle.newp = cocci.make_ident(e["param"])
+	coccinelle.c = cocci.make_ident(e["c"])
+	coccinelle.ct = cocci.make_type(e["ctype"])
+	coccinelle.fld = cocci.make_ident(e["field"])
+	coccinelle.mem = cocci.make_ident(e["member"])
+	coccinelle.cof = cocci.make_ident(e["container_of"])
+
+@cb_backacc_x depends on patch exists@
+identifier fn, data, v;
+identifier cb_backacc_mk.newp, cb_backacc_mk.c, cb_backacc_mk.fld;
+identifier cb_backacc_mk.mem, cb_backacc_mk.cof;
+type cb_backacc_mk.ct;
+type R, PT, T, T2;
+expression E, E2;
+position cb_backacc_p.p, cb_backacc_p.pd, px;
+@@
+
+R fn@p@px(
+- PT data
++ struct timer_list *newp
+  ) {
+  ... when any
+- T *v@pd = E;
++ ct c = cof(c, newp, fld);
++ T *v = c->mem;
+  ... when any
+- T2 c = E2;
+  ... when any
+  }
+
+@script:python@
+fn << cb_backacc_x.fn;
+@@
+
+timerconv.done("callbacks", fn)
+
+@cb_acc_p depends on patch exists@
+identifier fn : script:python () { timerconv.plans(fn) };
+identifier data, v;
+type R, PT, T;
+position p, pd;
+@@
+
+R fn@p(PT data) {
+  ... when any
+(
+  T *v@pd = (T *)data;
+|
+  T *v@pd = (void *)data;
+)
+  ... when any
+}
+
+@script:python cb_acc_mk depends on patch@
+fn << cb_acc_p.fn;
+v << cb_acc_p.v;
+newp;
+c;
+fld;
+cof;
+@@
+
+e = timerconv.planned("callbacks", fn)
+if e is None or e["kind"] != "acc" or e["local"] != v:
+	cocci.include_match(False)
+else:
+	coccinelle.newp = cocci.make_ident(e["param"])
+	coccinelle.c = cocci.make_ident(e["c"])
+	coccinelle.fld = cocci.make_ident(e["field"])
+	coccinelle.cof = cocci.make_ident(e["container_of"])
+
+@cb_acc_x depends on patch exists@
+identifier fn, data, v;
+identifier cb_acc_mk.newp, cb_acc_mk.c, cb_acc_mk.fld, cb_acc_mk.cof;
+type R, PT, T, T2;
+expression E, E2;
+position cb_acc_p.p, cb_acc_p.pd, px;
+@@
+
+R fn@p@px(
+- PT data
++ struct timer_list *newp
+  ) {
+  ... when any
+- T *v@pd = E;
+  ... when any
+  T2 c =
+- E2
++ cof(c, newp, fld)
+  ;
+  ... when any
+  }
+
+@script:python@
+fn << cb_acc_x.fn;
+@@
+
+timerconv.done("callbacks", fn)
+
 // patch: a callback whose data needs no timer (the constant every setup
 // gives it, or with --keep-data a static beside its timer) starts with a
 // local of its old parameter's name holding it.

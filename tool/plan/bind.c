@@ -947,6 +947,8 @@ static void callback_free(struct callback *cb)
 	g_free(cb->keep_member);
 	g_free(cb->keep_ctype);
 	g_free(cb->value);
+	g_free(cb->back_local);
+	g_free(cb->back_member);
 	g_free(cb);
 }
 

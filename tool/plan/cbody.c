@@ -229,3 +229,115 @@ char *local_alias(struct cfile *f, struct fpos at, const char *name)
 	}
 	return g_string_free(init, FALSE);
 }
+
+/* The tokens t[from, to) as spatch prints an expression: one blank
+ * between tokens. */
+static char *join_spaced(const struct token *t, size_t from, size_t to)
+{
+	GString *s = g_string_new(NULL);
+
+	for (size_t i = from; i < to; i++) {
+		if (s->len)
+			g_string_append_c(s, ' ');
+		g_string_append_len(s, t[i].p, t[i].len);
+	}
+	return g_string_free(s, FALSE);
+}
+
+char *local_value(struct cfile *f, struct fpos at, const char *name)
+{
+	size_t n;
+	const struct token *t = cfile_tokens(f, &n);
+	size_t i = token_at(t, n, at), open, close;
+	char *value = NULL;
+
+	if (i >= n || !body_around(t, n, i, &open, &close))
+		return NULL;
+	for (size_t k = open + 1; k < close; k++) {
+		size_t e;
+
+		if (t[k].kind != TOK_IDENT ||
+		    !tok_is(&t[k], name, strlen(name)) || is_member_name(t, k))
+			continue;
+		/* &name, not &name->member */
+		if ((tok_punct(&t[k - 1], '&') && !TOK_IS(&t[k + 1], "->") &&
+		     !tok_punct(&t[k + 1], '.') &&
+		     !tok_punct(&t[k + 1], '[')) ||
+		    TOK_IS(&t[k + 1], "++") ||
+		    TOK_IS(&t[k - 1], "++") || TOK_IS(&t[k + 1], "--") ||
+		    TOK_IS(&t[k - 1], "--") ||
+		    (t[k + 1].kind == TOK_PUNCT && t[k + 1].len == 2 &&
+		     t[k + 1].p[1] == '=' && t[k + 1].p[0] != '=' &&
+		     t[k + 1].p[0] != '!' && t[k + 1].p[0] != '<' &&
+		     t[k + 1].p[0] != '>'))
+			goto fail;
+		if (!tok_punct(&t[k + 1], '='))
+			continue;
+		if (value)
+			goto fail;	/* assigned twice */
+		for (e = k + 2; e < close && !tok_punct(&t[e], ';') &&
+		     !tok_punct(&t[e], ','); e++)
+			;
+		value = join_spaced(t, k + 2, e);
+	}
+	return value;
+fail:
+	g_free(value);
+	return NULL;
+}
+
+bool local_of_type(struct cfile *f, struct fpos at, const char *tag,
+		   const char *uses, char **name, char **init)
+{
+	size_t n, tlen = strlen(tag);
+	const struct token *t = cfile_tokens(f, &n);
+	size_t i = token_at(t, n, at), open, close, body;
+	guint found = 0;
+
+	*name = *init = NULL;
+	if (i >= n || !tok_punct(&t[i + 1], '('))
+		return false;
+	close = tok_match_close(t, n, i + 1);
+	for (body = close + 1; body < n && !tok_punct(&t[body], '{'); body++)
+		;
+	if (body >= n)
+		return false;
+	open = body;
+	close = tok_match_close(t, n, open);
+	for (size_t k = open + 1; k + 4 < close; k++) {
+		size_t e;
+		bool mentions = false;
+
+		/* struct TAG *NAME = INIT; */
+		if (!TOK_IS(&t[k], "struct") || !tok_is(&t[k + 1], tag, tlen) ||
+		    !tok_punct(&t[k + 2], '*') || t[k + 3].kind != TOK_IDENT ||
+		    !tok_punct(&t[k + 4], '='))
+			continue;
+		for (e = k + 5; e < close && !tok_punct(&t[e], ';'); e++)
+			mentions |= tok_is(&t[e], uses, strlen(uses)) &&
+				    !is_member_name(t, e);
+		if (!mentions)
+			continue;
+		found++;
+		g_free(*name);
+		g_free(*init);
+		*name = g_strndup(t[k + 3].p, t[k + 3].len);
+		*init = join_spaced(t, k + 5, e);
+	}
+	if (found == 1)
+		return true;
+	g_clear_pointer(name, g_free);
+	g_clear_pointer(init, g_free);
+	return found == 0;
+}
+
+bool same_function(struct cfile *f, struct fpos a, struct fpos b)
+{
+	size_t n;
+	const struct token *t = cfile_tokens(f, &n);
+	size_t i = token_at(t, n, a), k = token_at(t, n, b);
+	size_t oa, ca, ob, cb;
+
+	return i < n && k < n && body_around(t, n, i, &oa, &ca) &&
+	       body_around(t, n, k, &ob, &cb) && oa == ob;
+}

@@ -34,6 +34,24 @@ void cbody_clear(struct cbody *b);
  */
 char *local_alias(struct cfile *f, struct fpos at, const char *name);
 
+/*
+ * What the local `name` of the function enclosing `at` is set to, when it
+ * is set once (declaration or assignment) and never changed or taken the
+ * address of: the expression, spaced as spatch prints it; else NULL.
+ */
+char *local_value(struct cfile *f, struct fpos at, const char *name);
+
+/*
+ * In the function whose name token is at `at`: the one local declared
+ * `struct tag *name = init;` whose init mentions `uses`.  False when
+ * there are several; true with *name NULL when there is none.
+ */
+bool local_of_type(struct cfile *f, struct fpos at, const char *tag,
+		   const char *uses, char **name, char **init);
+
+/* Are the tokens at a and b in the body of one function? */
+bool same_function(struct cfile *f, struct fpos a, struct fpos b);
+
 /* Parameter names of the function enclosing `at` (empty if none). */
 GHashTable *enclosing_params(struct cfile *f, struct fpos at);
 

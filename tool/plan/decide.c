@@ -385,7 +385,7 @@ out:
 /* ---- a callback ---- */
 
 /* The casts of the parameter spatch found, one per place. */
-static struct f_cast *the_cast(struct callback *cb, guint *n, bool *two)
+struct f_cast *the_cast(struct callback *cb, guint *n, bool *two)
 {
 	GPtrArray *casts = cb->def_file->facts->casts;
 	struct f_cast *cast = NULL;
@@ -415,7 +415,7 @@ static struct f_cast *the_cast(struct callback *cb, guint *n, bool *two)
 }
 
 /* Uses of the parameter, less those in `t.data = data` of its own. */
-static guint counted_uses(struct planner *pl, struct callback *cb)
+guint counted_uses(struct planner *pl, struct callback *cb)
 {
 	guint n = 0;
 
@@ -516,6 +516,9 @@ static bool decide_pointer(struct planner *pl, struct callback *cb,
 /* What decide_ulong_data() may have decided before it refused. */
 static void forget_data(struct callback *cb)
 {
+	g_clear_pointer(&cb->back_local, g_free);
+	g_clear_pointer(&cb->back_member, g_free);
+	cb->back_acc = false;
 	g_clear_pointer(&cb->local, g_free);
 	g_clear_pointer(&cb->local_type, g_free);
 	g_clear_pointer(&cb->container, g_free);
@@ -552,9 +555,10 @@ static bool decide_ulong(struct planner *pl, struct callback *cb,
 	u->reason = NULL;
 	u->where = NULL;
 	forget_data(cb);
-	/* the same constant from every setup: the callback uses it */
-	if (decide_const(pl, cb, u) || (pl->cv->keep_data &&
-					decide_keep(pl, cb, u, at))) {
+	/* a way back from the container; the same constant from every
+	 * setup; with --keep-data, the data beside the timer */
+	if (decide_back(pl, cb, u, at) || decide_const(pl, cb, u) ||
+	    (pl->cv->keep_data && decide_keep(pl, cb, u, at))) {
 		g_free(reason);
 		g_free(where_was);
 		return true;

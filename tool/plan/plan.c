@@ -407,6 +407,8 @@ static void member_item(struct unit *u)
 
 static const char *callback_kind(const struct callback *cb)
 {
+	if (cb->back_local)
+		return cb->back_member ? "back" : "acc";
 	if (cb->value)
 		return "value";
 	if (cb->keep_member)
@@ -436,7 +438,18 @@ static void callback_items(struct planner *pl, struct unit *u,
 	if ((cb->pkind == P_POINTER || cb->keep_member) && cb->uses_data)
 		json_object_set_string_member(o, "blank", cb->body.decl_first ?
 					      "no" : "yes");
-	if (cb->value) {
+	if (cb->back_local) {
+		char *ct = g_strdup_printf("%s *", cb->container);
+
+		json_object_set_string_member(o, "c", cb->back_local);
+		json_object_set_string_member(o, "ctype", ct);
+		json_object_set_string_member(o, "acc", cb->back_acc ? "yes" :
+					      "no");
+		if (cb->back_member)
+			json_object_set_string_member(o, "member",
+						      cb->back_member);
+		g_free(ct);
+	} else if (cb->value) {
 		json_object_set_string_member(o, "value", cb->value);
 		json_object_set_string_member(o, "data", cb->def->param);
 		json_object_set_string_member(o, "blank", cb->body.decl_first ?

@@ -135,6 +135,12 @@ struct callback {
 	/* value.c: what the callback's data is now, when it needs no timer:
 	 * the constant every setup gives, or a static beside the timer */
 	char *value;
+	/* back.c: the container's local, and the member leading back to
+	 * the data (NULL: the data only led to the container) */
+	char *back_local;
+	char *back_member;
+	bool back_acc;		/* the callback's own container local goes */
+	bool back_void;		/* its data cast is (void *)data */
 };
 
 struct planner {
@@ -208,6 +214,13 @@ bool decide_callback(struct planner *pl, struct callback *cb,
 bool decide_lone_init(struct planner *pl, struct binding *b,
 		      struct unit *u);
 bool decide_dsrc(struct planner *pl, struct dsrc *d, struct unit *u);
+/* The cast of cb's data spatch found (*n of them, *two: to two types). */
+struct f_cast *the_cast(struct callback *cb, guint *n, bool *two);
+/* Uses of cb's parameter, less those passing it on to its own timer. */
+guint counted_uses(struct planner *pl, struct callback *cb);
+/* back.c: data that leads back from the timer's container */
+bool decide_back(struct planner *pl, struct callback *cb, struct unit *u,
+		 const char *at);
 /* t.data = data in cb itself, on cb's own timer: the data passed on. */
 bool passthrough(const struct callback *cb, const struct dsrc *d);
 bool on_own_timer(const struct callback *cb, const struct dsrc *d);
