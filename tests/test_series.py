@@ -501,3 +501,23 @@ def test_treewide_only_for_one_patch_across_subsystems(tree, tmp_path):
     rest = [pre for files, pre in subject_prefixes(out).items()
             if "drivers/watchdog/acme_wdt.c" in files]
     assert rest == ["drivers"]
+
+
+def test_cover_letter_lists_the_units_whose_data_was_kept(tmp_path):
+    """series --keep-data: the cover letter names each unit converted
+    with its data in a member beside the timer, and where."""
+    src = tmp_path / "src"
+    drv = src / "drivers" / "net" / "wan"
+    drv.mkdir(parents=True)
+    shutil.copytree(SAMPLE / "include", src / "include")
+    shutil.copy(FIXTURES / "cases" / "keep_data_device_in_private_state" /
+                "input.c", drv / "zap_proto.c")
+    tree = make_git_tree(src, tmp_path / "linux")
+    out = tmp_path / "out"
+    series(tree, out, "--keep-data", "--split", "directory")
+    cover = (out / "0000-cover-letter.patch").read_text()
+    assert ("Converted with their data kept beside the timer (--keep-data):"
+            "\n\n  zap_keepalive() in struct zap_proto_state.timer_data\n"
+            ) in cover, cover
+    (patch,) = patches(out)
+    assert "+\tunsigned long timer_data;\n" in patch.read_text()

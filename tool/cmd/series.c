@@ -649,6 +649,25 @@ static void refused_list(struct series *s, GString *b)
 		g_string_append_c(b, '\n');
 }
 
+/* --keep-data: the units whose data moved into a member, and where. */
+static void kept_list(struct series *s, GString *b)
+{
+	guint n = 0;
+
+	for (guint i = 0; i < s->run.cv.units->len; i++) {
+		struct unit *u = s->run.cv.units->pdata[i];
+
+		if (u->reason || !u->kept)
+			continue;
+		if (!n++)
+			g_string_append(b, "Converted with their data kept beside the timer (--keep-data):\n\n");
+		g_string_append_printf(b, "  %s() in %s\n",
+				       (char *)u->cb_names->pdata[0], u->kept);
+	}
+	if (n)
+		g_string_append_c(b, '\n');
+}
+
 static char *cover_blurb(struct series *s)
 {
 	GString *b = g_string_new(NULL);
@@ -695,6 +714,7 @@ static char *cover_blurb(struct series *s)
 		}
 		g_string_append_c(b, '\n');
 	}
+	kept_list(s, b);
 	refused_list(s, b);
 	for (guint i = 0; i < s->dropped->len; i++) {
 		struct unit *u = s->dropped->pdata[i];
