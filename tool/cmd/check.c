@@ -84,35 +84,40 @@ static void finding_free(gpointer p)
  * (the seed's laptop_mode_timer_fn()): join the names across the tree.
  * A name a file defines static stays that file's.
  */
-static void join_callbacks(struct treescan *ts)
+/*
+ * A function taking unsigned long that another file hands to a timer is
+ * a callback too.  With PATHs, the rest of the tree is scanned for such
+ * names as well: a PATH run finds what a whole-tree run finds there
+ * (mm/page-writeback.c's callback, set up in block/).
+ */
+static bool join_callbacks(struct treescan *ts, struct tree *tree,
+			   const struct scan_opts *sopts, int jobs,
+			   bool narrowed)
 {
-	GHashTable *global = g_hash_table_new(g_str_hash, g_str_equal);
+	struct treescan *all = NULL;
+	GPtrArray *whole = NULL;
+	GHashTable *global;
 
-	for (guint i = 0; i < ts->files->len; i++) {
-		struct scan_result *res = ts->results[i];
-		GHashTableIter it;
-		gpointer name;
+	if (narrowed) {
+		GError *error = NULL;
 
-		if (!res || !res->handed)
-			continue;
-		g_hash_table_iter_init(&it, res->handed);
-		while (g_hash_table_iter_next(&it, &name, NULL)) {
-			bool local = false;
-
-			for (guint k = 0; k < res->ulong_funcs->len; k++) {
-				struct ulong_func *f = &g_array_index(
-					res->ulong_funcs, struct ulong_func, k);
-
-				local |= f->is_static && !strcmp(f->name, name);
-			}
-			if (!local)
-				g_hash_table_add(global, name);
+		whole = tree_list(tree, NULL, &error);
+		if (!whole) {
+			tc_error("%s", error->message);
+			g_error_free(error);
+			return false;
 		}
+		all = treescan_run(tree, whole, sopts, jobs);
 	}
+	global = treescan_handed(all ? all : ts);
 	for (guint i = 0; g_hash_table_size(global) && i < ts->files->len; i++)
 		if (ts->results[i])
 			scan_add_callbacks(ts->results[i], global);
 	g_hash_table_destroy(global);
+	treescan_free(all);
+	if (whole)
+		g_ptr_array_free(whole, TRUE);
+	return true;
 }
 
 static GPtrArray *collect(struct treescan *ts, const struct target *tg,
@@ -248,7 +253,12 @@ static int run_check(struct check_opts *o)
 		treescan_free(ts);
 		goto out_files;
 	}
-	join_callbacks(ts);
+	if (!join_callbacks(ts, &tree, &sopts, o->jobs > 0 ? o->jobs :
+							    cpu_count(),
+			    o->paths && o->paths[0])) {
+		treescan_free(ts);
+		goto out_files;
+	}
 	findings = collect(ts, &tg, o->include_compat);
 	if (o->write_baseline) {
 		if (!baseline_write(o->write_baseline, findings, &error)) {

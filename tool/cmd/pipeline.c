@@ -320,6 +320,31 @@ out:
 	return ok;
 }
 
+/*
+ * With PATHs, a function taking unsigned long in them may be a callback
+ * that a file outside hands to a timer (mm/'s laptop_mode_timer_fn(), set
+ * up in block/): the whole tree is scanned for such names, so that a
+ * PATH run sees the unit a whole-tree run sees.
+ */
+static bool handed_elsewhere(struct run *r, struct treescan *ts,
+			     const struct scan_opts *sopts, GError **error)
+{
+	struct treescan *all;
+	GHashTable *global;
+
+	r->whole = tree_list(&r->tree, NULL, error);
+	if (!r->whole)
+		return false;
+	all = treescan_run(&r->tree, r->whole, sopts, r->cv.jobs);
+	global = treescan_handed(all);
+	for (guint i = 0; g_hash_table_size(global) && i < ts->files->len; i++)
+		if (ts->results[i])
+			scan_add_callbacks(ts->results[i], global);
+	g_hash_table_destroy(global);
+	treescan_free(all);
+	return true;
+}
+
 static bool gather(struct run *r, const struct pipeline_opts *o,
 		   GError **error)
 {
@@ -335,6 +360,8 @@ static bool gather(struct run *r, const struct pipeline_opts *o,
 	progress_update("scan", 0, r->scope->len);
 	ts = treescan_run(&r->tree, r->scope, &sopts, r->cv.jobs);
 	progress_update("scan", r->scope->len, r->scope->len);
+	if (o->paths && o->paths[0] && !handed_elsewhere(r, ts, &sopts, error))
+		goto out;
 	timing("scan");
 	r->nfiles_scanned = r->scope->len;
 	for (guint i = 0; i < r->scope->len; i++) {
@@ -359,9 +386,6 @@ static bool gather(struct run *r, const struct pipeline_opts *o,
 	/* PATHs limit what changes, not what is known: structs, callbacks
 	 * and their uses are looked up in the whole tree */
 	if (o->paths && o->paths[0]) {
-		r->whole = tree_list(&r->tree, NULL, error);
-		if (!r->whole)
-			goto out;
 		/* the planner knows which files it may add are in scope */
 		r->cv.scope = g_hash_table_ref(in_scope);
 	}

@@ -172,3 +172,31 @@ void treescan_free(struct treescan *ts)
 	g_hash_table_destroy(ts->index);
 	g_free(ts);
 }
+
+GHashTable *treescan_handed(const struct treescan *ts)
+{
+	GHashTable *global = g_hash_table_new(g_str_hash, g_str_equal);
+
+	for (guint i = 0; i < ts->files->len; i++) {
+		struct scan_result *res = ts->results[i];
+		GHashTableIter it;
+		gpointer name;
+
+		if (!res || !res->handed)
+			continue;
+		g_hash_table_iter_init(&it, res->handed);
+		while (g_hash_table_iter_next(&it, &name, NULL)) {
+			bool local = false;
+
+			for (guint k = 0; k < res->ulong_funcs->len; k++) {
+				struct ulong_func *f = &g_array_index(
+					res->ulong_funcs, struct ulong_func, k);
+
+				local |= f->is_static && !strcmp(f->name, name);
+			}
+			if (!local)
+				g_hash_table_add(global, name);
+		}
+	}
+	return global;
+}

@@ -25,6 +25,11 @@ struct treescan *treescan_run(const struct tree *tree, GPtrArray *files,
 			      const struct scan_opts *opts, int jobs);
 void treescan_free(struct treescan *ts);
 
+/* The callbacks the scanned files hand to timers that are not static in
+ * the file that hands them: other files' functions of that name may be
+ * them.  The names belong to ts. */
+GHashTable *treescan_handed(const struct treescan *ts);
+
 /* Normalise a relative path: "a/b/../c.h" -> "a/c.h". */
 char *path_normalize(const char *path);
 
