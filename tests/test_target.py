@@ -420,3 +420,19 @@ def test_real_dkms_compat_code_is_silent_and_untouched(dkms_sources,
             orig = (src / note["file"]).read_text().splitlines()[
                 note["line"] - 1]
             assert line == orig, note
+
+
+def test_check_on_a_v4_14_tree_advises_what_v4_14_builds(tmp_path):
+    """A tree branched at v4.14 cannot take DEFINE_TIMER(name, fn) or
+    timer_setup_on_stack(): check says what it can take instead."""
+    text = (CASES / "define_timer_v4_14" / "input.c").read_text() + \
+        (CASES / "setup_timer_on_stack_v4_14" / "input.c").read_text(
+        ).split("#include <linux/timer.h>\n", 1)[1]
+    tree = kernel_tree(tmp_path, "v4.14", {"drivers/x/x.c": text})
+    proc = timerconv("check", "-C", tree, "--format", "json")
+    messages = {f["kind"]: f["message"] for f in json.loads(proc.stdout)}
+    assert "TIMER_FUNC_TYPE" in messages["old-timer-api/DEFINE_TIMER"]
+    assert "DEFINE_TIMER(name, fn)" not in \
+        messages["old-timer-api/DEFINE_TIMER"]
+    assert "__setup_timer_on_stack(t, (TIMER_FUNC_TYPE)fn" in \
+        messages["old-timer-api/setup_timer_on_stack"]

@@ -42,6 +42,14 @@ static char *site_message(const struct site *s, const struct target *tg)
 	case SITE_API:
 		break;
 	}
+	/* a tree at v4.14 has none of v4.15's forms around timer_setup() */
+	if ((api->kind == API_DEFINE && !tg->forms.define_short) ||
+	    (api->kind == API_INITIALIZER && !tg->forms.initializer_short))
+		return g_strdup_printf("%s() hands its callback an unsigned long; on v4.14 keep its arguments and pass a struct timer_list * callback cast to TIMER_FUNC_TYPE",
+				       api->name);
+	if (api->on_stack && !tg->forms.setup_on_stack)
+		return g_strdup_printf("%s() hands its callback an unsigned long; v4.14 has no timer_setup_on_stack(): use __setup_timer_on_stack(t, (TIMER_FUNC_TYPE)fn, (TIMER_DATA_TYPE)t, flags)",
+				       api->name);
 	if (api->kind == API_DEFINE)
 		return g_strdup("DEFINE_TIMER() with expires and data arguments was removed in v4.15; use DEFINE_TIMER(name, fn)");
 	if (api->kind == API_INITIALIZER && api->nargs == 4)

@@ -118,8 +118,18 @@ char *pointee_type(struct conversion *cv, struct cfile *f, const char *func,
 	}
 	if (var_type(cv, f, func, d.base, &t) &&
 	    type_walk(cv, f->path, &t, &d, 0, d.segs->len) &&
-	    t.ptr == (d.addr ? 0 : 1))
-		res = g_strdup(t.tag);
+	    t.ptr == (d.addr ? 0 : 1)) {
+		struct ctype r = { 0 };
+
+		/* a typedef of a struct (zap_port_t) names the struct, as
+		 * the callback's cast to it does */
+		if (ctype_parse_in(conv_structs(cv), t.tag, f->path, &r) &&
+		    !r.ptr && r.tag)
+			res = g_strdup(r.tag);
+		else
+			res = g_strdup(t.tag);
+		ctype_clear(&r);
+	}
 	ctype_clear(&t);
 	chain_clear(&d);
 	g_free(bare);
