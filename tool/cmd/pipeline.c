@@ -162,6 +162,31 @@ static void callback_names(struct run *r, GHashTable *all, GHashTable *global)
 	}
 }
 
+/* Does the header at path declare one of the static callbacks `names`
+ * (a prototype: a member or a variable of that name is not one)? */
+static bool static_prototype_in(struct run *r, const char *path,
+				GHashTable *names)
+{
+	struct scan_result *res;
+	size_t len;
+	char *text = tree_read(&r->tree, path, &len, NULL);
+	bool found = false;
+
+	if (!text)
+		return false;
+	res = scan_file(text, len, &(struct scan_opts){ r->target.renames });
+	for (guint k = 0; !found && k < res->ulong_funcs->len; k++) {
+		struct ulong_func *u = &g_array_index(res->ulong_funcs,
+						      struct ulong_func, k);
+
+		found = u->is_static && !u->is_def &&
+			g_hash_table_contains(names, u->name);
+	}
+	scan_result_free(res);
+	g_free(text);
+	return found;
+}
+
 /*
  * A static callback's prototype may sit in a header its file includes
  * (`static void f(unsigned long);` in foo.h, included by foo.c): the
@@ -174,30 +199,37 @@ static bool add_static_headers(struct run *r, GHashTable *names,
 
 	for (guint i = 0; i < n; i++) {
 		struct cfile *f = r->cv.files->pdata[i];
-		bool any = false;
+		GHashTable *statics = g_hash_table_new(g_str_hash,
+						       g_str_equal);
 
-		for (guint k = 0; !any && k < f->scan->ulong_funcs->len; k++) {
+		for (guint k = 0; k < f->scan->ulong_funcs->len; k++) {
 			struct ulong_func *u = &g_array_index(
 				f->scan->ulong_funcs, struct ulong_func, k);
 
-			any = u->is_static && u->is_def &&
-			      g_hash_table_contains(names, u->name);
+			if (u->is_static && u->is_def &&
+			    g_hash_table_contains(names, u->name))
+				g_hash_table_add(statics, u->name);
 		}
-		for (guint k = 0; any && k < f->scan->includes->len; k++) {
+		for (guint k = 0; g_hash_table_size(statics) &&
+				  k < f->scan->includes->len; k++) {
 			char *path = cfile_include_path(f,
 						f->scan->includes->pdata[k]);
 			bool ok = true;
 
 			if (!conv_file(&r->cv, path) &&
-			    tree_has(&r->tree, path))
+			    tree_has(&r->tree, path) &&
+			    static_prototype_in(r, path, statics))
 				ok = add_file(r, path, NULL,
 					      g_hash_table_contains(in_scope,
 								    path),
 					      error) != NULL;
 			g_free(path);
-			if (!ok)
+			if (!ok) {
+				g_hash_table_destroy(statics);
 				return false;
+			}
 		}
+		g_hash_table_destroy(statics);
 	}
 	return true;
 }
