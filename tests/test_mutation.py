@@ -16,7 +16,8 @@ line splice, spaces for tabs.  `check` and `convert --in-place --report` run on 
   sanitized build);
 - a file convert refuses, or an error run, leaves the file byte-identical;
 - when the mutant still builds against the old-API shims and every site
-  in it was converted, the result builds against the v4.15 shims.
+  in it was converted, the result builds against the shims of its level
+  (v4.15, or the case's --target).
 
 The mutants are chosen by a seeded generator, so a failure names a
 mutant that the same seed makes again: TIMERCONV_MUTANTS (default 36)
@@ -275,7 +276,10 @@ def test_mutant(mutant, tmp_path):
     if compile_c(before, "old").returncode != 0:
         outcome(mutant, "converted, input does not build")
         return
-    built = compile_c(src, "v4.15")
+    # the level the case converts to (its --target), v4.15 by default
+    level = args[args.index("--target") + 1] if "--target" in args \
+        else "v4.15"
+    built = compile_c(src, level)
     assert built.returncode == 0, "output does not build:\n%s\n%s" % (
         built.stderr, proc.stderr)
     outcome(mutant, "converted, output builds")

@@ -154,7 +154,7 @@ def test_cover_letter_lists_patches_refusals_and_base(tree, tmp_path):
     assert "*** BLURB HERE ***" not in cover
     for n in range(1, 5):
         assert "  %d/4 " % n in cover
-    assert ("sound/isa/acme_snd.c:24: setup_timer: data is not the "
+    assert ("sound/isa/acme_snd.c:23: setup_timer: data is not the "
             "timer's container") in cover
     assert "686fef928bba" in cover and "v4.14-rc3" in cover
     assert base in cover
