@@ -300,7 +300,7 @@ out_tree:
 
 int cmd_check(int argc, char **argv)
 {
-	struct check_opts o = { 0 };
+	struct check_opts o = { .jobs = CLI_UNSET };
 	GOptionEntry entries[] = {
 		{ "tree", 'C', 0, G_OPTION_ARG_FILENAME, &o.tree,
 		  "Run on the tree in DIR (default: .)", "DIR" },
@@ -327,7 +327,7 @@ int cmd_check(int argc, char **argv)
 		{ "jobs", 'j', 0, G_OPTION_ARG_INT, &o.jobs,
 		  "Threads to scan with (default: number of CPUs)", "N" },
 		{ G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_FILENAME_ARRAY,
-		  &o.paths, NULL, "[PATH…]" },
+		  &o.paths, NULL, NULL },
 		{ NULL }
 	};
 	GOptionContext *ctx = g_option_context_new("[PATH…]");
@@ -342,7 +342,7 @@ int cmd_check(int argc, char **argv)
 		"Exit status: 0 no findings (beyond the baseline), 1 findings,\n"
 		"2 error.");
 	g_option_context_add_main_entries(ctx, entries, NULL);
-	if (!cli_parse(ctx, "check", &argc, &argv))
+	if (!cli_parse(ctx, "check", &argc, &argv) || !cli_jobs(&o.jobs))
 		return EXIT_ERROR;
 	rc = run_check(&o);
 	g_free(o.tree);

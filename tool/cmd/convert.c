@@ -196,7 +196,7 @@ static int run_convert(struct convert_opts *o)
 
 int cmd_convert(int argc, char **argv)
 {
-	struct convert_opts o = { 0 };
+	struct convert_opts o = { .jobs = CLI_UNSET, .timeout = CLI_UNSET };
 	GOptionEntry entries[] = {
 		{ "tree", 'C', 0, G_OPTION_ARG_FILENAME, &o.tree,
 		  "Run on the tree in DIR (default: .); paths are relative to it",
@@ -250,7 +250,7 @@ int cmd_convert(int argc, char **argv)
 		  "DIR" },
 		VERIFY_MAKE_ARG_OPTION(o.make_args),
 		{ G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_FILENAME_ARRAY,
-		  &o.paths, NULL, "[PATH…]" },
+		  &o.paths, NULL, NULL },
 		{ NULL }
 	};
 	GOptionContext *ctx = g_option_context_new("[PATH…]");
@@ -276,7 +276,8 @@ int cmd_convert(int argc, char **argv)
 		"Exit status: 0 the run completed (refusals are not errors),\n"
 		"2 error (bad path, no spatch, unwritable file, interrupted).");
 	g_option_context_add_main_entries(ctx, entries, NULL);
-	if (!cli_parse(ctx, "convert", &argc, &argv))
+	if (!cli_parse(ctx, "convert", &argc, &argv) || !cli_jobs(&o.jobs) ||
+	    !cli_timeout(&o.timeout))
 		return EXIT_ERROR;
 	rc = run_convert(&o);
 	g_free(o.tree);

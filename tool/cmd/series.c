@@ -1170,7 +1170,7 @@ static int run_series(struct series_opts *o)
 
 int cmd_series(int argc, char **argv)
 {
-	struct series_opts o = { 0 };
+	struct series_opts o = { .jobs = CLI_UNSET, .timeout = CLI_UNSET };
 	GOptionEntry entries[] = {
 		{ "tree", 'C', 0, G_OPTION_ARG_FILENAME, &o.tree,
 		  "The git tree to convert (default: .); it is not modified",
@@ -1233,7 +1233,7 @@ int cmd_series(int argc, char **argv)
 		  "DIR" },
 		VERIFY_MAKE_ARG_OPTION(o.make_args),
 		{ G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_FILENAME_ARRAY,
-		  &o.paths, NULL, "[PATH…]" },
+		  &o.paths, NULL, NULL },
 		{ NULL }
 	};
 	GOptionContext *ctx = g_option_context_new("[PATH…]");
@@ -1251,7 +1251,8 @@ int cmd_series(int argc, char **argv)
 		"cover letter says so.\n"
 		"Exit status: 0 done (or nothing to convert), 2 error.");
 	g_option_context_add_main_entries(ctx, entries, NULL);
-	if (!cli_parse(ctx, "series", &argc, &argv))
+	if (!cli_parse(ctx, "series", &argc, &argv) || !cli_jobs(&o.jobs) ||
+	    !cli_timeout(&o.timeout))
 		return EXIT_ERROR;
 	rc = run_series(&o);
 	g_free(o.tree);
