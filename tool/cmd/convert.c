@@ -149,6 +149,13 @@ static int run_convert(struct convert_opts *o)
 	}
 	if (o->verify)
 		po.verify = &vo;
+	/* a report that cannot be written fails the run: know it before a
+	 * file is changed */
+	if (o->report && !output_file_ok("--report", o->report, &error)) {
+		tc_error("%s", error->message);
+		g_error_free(error);
+		return EXIT_ERROR;
+	}
 	if (!pipeline_run(&r, &po, &error)) {
 		progress_end();
 		if (interrupted())

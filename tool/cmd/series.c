@@ -1064,8 +1064,10 @@ static bool options_ok(struct series *s, GError **error)
 			return false;
 		}
 	}
+	/* a file, or a path through one: said before the conversion */
 	if (!o->dry_run && (o->out || !o->branch) &&
-	    !series_out_check(out_dir(s), o->force, &s->stale, error))
+	    (!output_dir_ok("--out", out_dir(s), error) ||
+	     !series_out_check(out_dir(s), o->force, &s->stale, error)))
 		return false;
 	return true;
 }
@@ -1099,7 +1101,12 @@ static int run_series(struct series_opts *o)
 	if (!tree_open(&probe, s.root, &error))
 		return fail(&s, error, NULL);
 	s.is_git = probe.is_git;
+	if (probe.git_refused)	/* git's own words (dubious ownership) */
+		g_set_error(&error, G_FILE_ERROR, G_FILE_ERROR_ACCES, "%s",
+			    probe.git_refused);
 	tree_close(&probe);
+	if (error)
+		return fail(&s, error, NULL);
 	s.shas = g_ptr_array_new_with_free_func(g_free);
 	s.dropped = g_ptr_array_new();
 	s.unbuilt = g_ptr_array_new();

@@ -37,6 +37,8 @@ struct cfile {
 	struct file_facts *facts;	/* facts pass */
 	char *spatch_error;		/* the facts pass failed */
 	bool timed_out;
+	const char *damage;		/* not given to spatch: damage.h */
+	unsigned int damage_line;
 	GPtrArray *refs;		/* struct cb_ref * */
 	GPtrArray *cb_names;		/* callback names among its
 					 * identifiers, in any context */

@@ -359,16 +359,18 @@ bool interrupted(void)
 	return got_signal != 0;
 }
 
-bool run_capture(const char *const *argv, const char *cwd, char **out,
-		 int *status, bool quiet, GError **error)
+static bool capture(const char *const *argv, const char *cwd, char **out,
+		    gsize *outlen, char **err, int *status, bool quiet,
+		    GError **error)
 {
 	GSubprocessLauncher *l;
 	GSubprocess *proc;
-	GBytes *bytes = NULL;
+	GBytes *bytes = NULL, *ebytes = NULL;
 	bool ok = false;
 
 	l = g_subprocess_launcher_new(G_SUBPROCESS_FLAGS_STDOUT_PIPE |
-				      (quiet ? G_SUBPROCESS_FLAGS_STDERR_SILENCE :
+				      (err ? G_SUBPROCESS_FLAGS_STDERR_PIPE :
+				       quiet ? G_SUBPROCESS_FLAGS_STDERR_SILENCE :
 					       0));
 	if (cwd)
 		g_subprocess_launcher_set_cwd(l, cwd);
@@ -376,7 +378,8 @@ bool run_capture(const char *const *argv, const char *cwd, char **out,
 	g_object_unref(l);
 	if (!proc)
 		return false;
-	if (!g_subprocess_communicate(proc, NULL, NULL, &bytes, NULL, error))
+	if (!g_subprocess_communicate(proc, NULL, NULL, &bytes,
+				      err ? &ebytes : NULL, error))
 		goto out;
 	if (status)
 		*status = g_subprocess_get_if_exited(proc) ?
@@ -390,13 +393,41 @@ bool run_capture(const char *const *argv, const char *cwd, char **out,
 		if (n)
 			memcpy(*out, d, n);
 		(*out)[n] = '\0';
+		if (outlen)
+			*outlen = n;
+	}
+	if (err) {
+		gsize n;
+		const char *d = g_bytes_get_data(ebytes, &n);
+
+		*err = g_strchomp(g_strndup(d ? d : "", n));
 	}
 	ok = true;
 out:
 	if (bytes)
 		g_bytes_unref(bytes);
+	if (ebytes)
+		g_bytes_unref(ebytes);
 	g_object_unref(proc);
 	return ok;
+}
+
+bool run_capture(const char *const *argv, const char *cwd, char **out,
+		 int *status, bool quiet, GError **error)
+{
+	return capture(argv, cwd, out, NULL, NULL, status, quiet, error);
+}
+
+bool run_capture_err(const char *const *argv, const char *cwd, char **out,
+		     char **err, int *status, GError **error)
+{
+	return capture(argv, cwd, out, NULL, err, status, false, error);
+}
+
+bool run_capture_len(const char *const *argv, const char *cwd, char **out,
+		     gsize *len, int *status, GError **error)
+{
+	return capture(argv, cwd, out, len, NULL, status, true, error);
 }
 
 bool output_file_ok(const char *opt, const char *path, GError **error)
@@ -510,6 +541,73 @@ bool cli_parse(GOptionContext *ctx, const char *cmd, int *argc,
 	}
 	g_option_context_free(ctx);
 	return ok;
+}
+
+/* prefix/rel with "." and ".." resolved as far as they go; "." for
+ * nothing. */
+static char *join_rel(const char *prefix, const char *rel)
+{
+	char *whole = g_strconcat(prefix, "/", rel, NULL);
+	char **parts = g_strsplit(whole, "/", -1);
+	GPtrArray *out = g_ptr_array_new();
+	char *joined;
+
+	for (int i = 0; parts[i]; i++) {
+		const char *c = parts[i];
+
+		if (!*c || !strcmp(c, "."))
+			continue;
+		if (!strcmp(c, "..") && out->len &&
+		    strcmp(out->pdata[out->len - 1], ".."))
+			g_ptr_array_remove_index(out, out->len - 1);
+		else
+			g_ptr_array_add(out, (char *)c);
+	}
+	g_ptr_array_add(out, NULL);
+	joined = g_strjoinv("/", (char **)out->pdata);
+	g_ptr_array_free(out, TRUE);
+	g_strfreev(parts);
+	g_free(whole);
+	if (!*joined) {
+		g_free(joined);
+		joined = g_strdup(".");
+	}
+	return joined;
+}
+
+bool cli_tree(const char *given, bool own_root, char ***paths, char **root)
+{
+	const char *argv[] = { "git", "rev-parse", "--show-toplevel",
+			       "--show-prefix", NULL };
+	char *out = NULL;
+	char **lines = NULL;
+	int status = -1;
+	GPtrArray *np;
+
+	if (given || own_root ||
+	    !run_capture(argv, NULL, &out, &status, true, NULL) ||
+	    status != 0 || !(lines = g_strsplit(out, "\n", 3))[0] ||
+	    !lines[1] || !*lines[1]) {
+		*root = g_strdup(given ? given : ".");
+		g_strfreev(lines);
+		g_free(out);
+		return false;
+	}
+	/* lines: the top, then the way from it to here ("drivers/net/") */
+	*root = g_strdup(lines[0]);
+	np = g_ptr_array_new();
+	for (int i = 0; *paths && (*paths)[i]; i++)
+		g_ptr_array_add(np, g_path_is_absolute((*paths)[i]) ?
+				    g_strdup((*paths)[i]) :
+				    join_rel(lines[1], (*paths)[i]));
+	if (!np->len)
+		g_ptr_array_add(np, join_rel(lines[1], "."));
+	g_ptr_array_add(np, NULL);
+	g_strfreev(*paths);
+	*paths = (char **)g_ptr_array_free(np, FALSE);
+	g_strfreev(lines);
+	g_free(out);
+	return true;
 }
 
 static bool positive(const char *opt, int *v, const char *what)

@@ -75,6 +75,13 @@ bool interrupted(void);
 /* Run a command, capture stdout; stderr is passed through unless quiet. */
 bool run_capture(const char *const *argv, const char *cwd, char **out,
 		 int *status, bool quiet, GError **error);
+/* The same with stderr captured too (*err: its text, trailing blanks
+ * cut), for passing a tool's own message on. */
+bool run_capture_err(const char *const *argv, const char *cwd, char **out,
+		     char **err, int *status, GError **error);
+/* Quietly, with the length of stdout (which may hold NULs). */
+bool run_capture_len(const char *const *argv, const char *cwd, char **out,
+		     gsize *len, int *status, GError **error);
 
 /*
  * Parse a command's options (and free ctx); false after an error line.
@@ -90,6 +97,16 @@ bool cli_parse(GOptionContext *ctx, const char *cmd, int *argc,
  * default), an error line and false for 0 or less; --jobs above
  * CLI_JOBS_PER_CPU times the CPUs is capped, with a warning.
  */
+/*
+ * The tree a command runs on (*root, to free) and the PATHs in it.  With
+ * -C DIR (given), DIR and the PATHs as given.  Run from a subdirectory of
+ * a git work tree, the work tree's top, and the PATHs (or, with none,
+ * the subdirectory) taken from where the command runs, as git takes
+ * them; true then.  Out-of-tree code (own_root: --kernel-headers) keeps
+ * the current directory as its tree.
+ */
+bool cli_tree(const char *given, bool own_root, char ***paths, char **root);
+
 #define CLI_UNSET		G_MININT
 #define CLI_JOBS_PER_CPU	4
 bool cli_jobs(int *jobs);
