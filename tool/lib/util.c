@@ -202,6 +202,11 @@ void write_file_forget(const char *path)
 	untrack(tmp_files, path);
 }
 
+void write_file_track(const char *path)
+{
+	track(&tmp_files, path);
+}
+
 void fsync_dir(const char *dir)
 {
 	int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);

@@ -46,6 +46,8 @@ struct stat;
 bool write_file_new(const char *path, const char *data, size_t len,
 		    const struct stat *like, int mode, GError **error);
 void write_file_forget(const char *path);
+/* Have an exit remove path, as a file write_file_new() made. */
+void write_file_track(const char *path);
 
 /* fsync(2) a directory, so that the renames in it are on disk. */
 void fsync_dir(const char *dir);
