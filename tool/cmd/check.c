@@ -375,9 +375,9 @@ int cmd_check(int argc, char **argv)
 		"Exit status: 0 no findings (beyond the baseline), 1 findings,\n"
 		"2 error.");
 	g_option_context_add_main_entries(ctx, entries, NULL);
-	if (!cli_parse(ctx, "check", &argc, &argv) || !cli_jobs(&o.jobs))
+	if (!cli_parse(ctx, "check", &argc, &argv))
 		return EXIT_ERROR;
-	rc = run_check(&o);
+	rc = cli_jobs(&o.jobs) ? run_check(&o) : EXIT_ERROR;
 	g_free(o.tree);
 	g_free(o.format);
 	g_free(o.baseline);

@@ -436,10 +436,11 @@ int cmd_convert(int argc, char **argv)
 		"Exit status: 0 the run completed (refusals are not errors),\n"
 		"2 error (bad path, no spatch, unwritable file, interrupted).");
 	g_option_context_add_main_entries(ctx, entries, NULL);
-	if (!cli_parse(ctx, "convert", &argc, &argv) || !cli_jobs(&o.jobs) ||
-	    !cli_timeout(&o.timeout))
+	if (!cli_parse(ctx, "convert", &argc, &argv))
 		return EXIT_ERROR;
-	rc = run_convert(&o);
+	rc = EXIT_ERROR;
+	if (cli_jobs(&o.jobs) && cli_timeout(&o.timeout))
+		rc = run_convert(&o);
 	g_free(o.tree);
 	g_free(o.report);
 	g_free(o.macro_file);

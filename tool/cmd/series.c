@@ -1258,10 +1258,11 @@ int cmd_series(int argc, char **argv)
 		"cover letter says so.\n"
 		"Exit status: 0 done (or nothing to convert), 2 error.");
 	g_option_context_add_main_entries(ctx, entries, NULL);
-	if (!cli_parse(ctx, "series", &argc, &argv) || !cli_jobs(&o.jobs) ||
-	    !cli_timeout(&o.timeout))
+	if (!cli_parse(ctx, "series", &argc, &argv))
 		return EXIT_ERROR;
-	rc = run_series(&o);
+	rc = EXIT_ERROR;
+	if (cli_jobs(&o.jobs) && cli_timeout(&o.timeout))
+		rc = run_series(&o);
 	g_free(o.tree);
 	g_free(o.out);
 	g_free(o.split);

@@ -502,6 +502,12 @@ static void print_help(GOptionContext *ctx)
 	};
 	char *text = g_option_context_get_help(ctx, TRUE, NULL);
 
+	/* "Usage: timerconv check [OPTION…] [PATH…]" on one line, as
+	 * timerconv --help has it (and help2man reads it) */
+	if (g_str_has_prefix(text, "Usage:\n  ")) {
+		text[6] = ' ';
+		memmove(text + 7, text + 9, strlen(text + 9) + 1);
+	}
 	if (!g_get_charset(NULL)) {
 		for (size_t i = 0; i < G_N_ELEMENTS(ascii); i++) {
 			char **parts = g_strsplit(text, ascii[i][0], -1);
