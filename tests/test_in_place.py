@@ -125,6 +125,15 @@ def test_the_next_convert_recovers_before_it_runs(tmp_path):
     assert not leftovers(tree)
 
 
+def test_check_warns_of_a_tree_a_killed_run_left_half_written(tmp_path):
+    tree = driver_tree(tmp_path)
+    killed_run(tree)
+    proc = timerconv("check", "-C", tree, check=1)
+    assert ("warning: a killed convert --in-place left %s half written"
+            % tree) in proc.stderr
+    assert "timerconv convert --recover" in proc.stderr
+
+
 def test_a_killed_run_with_a_file_edited_since_is_undone(tmp_path):
     """A file the killed run had not renamed yet is edited before the
     next run: finishing would lose the edit, so the written file is put

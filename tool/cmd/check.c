@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "check.h"
+#include "journal.h"
 #include "target.h"
 #include "tree.h"
 #include "treescan.h"
@@ -241,6 +242,7 @@ static int run_check(struct check_opts *o)
 	if (tree.git_refused)
 		tc_warn("git will not read %s, so .gitignore is not applied: %s",
 			tree.root, tree.git_refused);
+	journal_warn(&tree);
 	if (!tree.is_git && (o->since || o->cached)) {
 		tc_error("%s: %s is not in a git work tree",
 			 o->cached ? "--cached" : "--since", tree.root);

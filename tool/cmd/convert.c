@@ -433,8 +433,16 @@ int cmd_convert(int argc, char **argv)
 		"config does not build is reported, not counted as verified.  With\n"
 		"--kernel-headers KDIR, out-of-tree code is built as modules\n"
 		"(make -C KDIR M=DIR) in a copy of the tree.\n"
+		"--in-place writes a unit's files all or none: a file edited\n"
+		"while the run worked is not written, nor are the files of its\n"
+		"units (exit 2); the renames go through a journal, and a run\n"
+		"killed among them is finished or undone by the next convert or\n"
+		"by --recover.  Run from a subdirectory of a git work tree,\n"
+		"convert works on the whole work tree and changes the\n"
+		"subdirectory (paths are relative to the top).\n"
 		"Exit status: 0 the run completed (refusals are not errors),\n"
-		"2 error (bad path, no spatch, unwritable file, interrupted).");
+		"2 error (bad path, no spatch, unwritable file, a file changed\n"
+		"during the run, interrupted).");
 	g_option_context_add_main_entries(ctx, entries, NULL);
 	if (!cli_parse(ctx, "convert", &argc, &argv))
 		return EXIT_ERROR;

@@ -588,3 +588,13 @@ out:
 	g_object_unref(parser);
 	return ok;
 }
+
+void journal_warn(const struct tree *t)
+{
+	char *jpath = journal_path(t);
+
+	if (g_file_test(jpath, G_FILE_TEST_EXISTS))
+		tc_warn("a killed convert --in-place left %s half written (%s): run timerconv convert --recover",
+			t->root, jpath);
+	g_free(jpath);
+}

@@ -46,4 +46,8 @@ bool journal_write(const char *jpath, const char *root, GPtrArray *files,
  */
 bool journal_recover(const char *jpath, char **msg, GError **error);
 
+/* For commands that only read the tree: warn that a killed convert left
+ * it half written. */
+void journal_warn(const struct tree *t);
+
 #endif
