@@ -116,13 +116,27 @@ def test_a_run_killed_between_renames_is_finished_by_the_next(tmp_path):
     assert not (tree / ".timerconv-journal").exists()
 
 
-def test_the_next_convert_recovers_before_it_runs(tmp_path):
+def test_the_next_in_place_run_recovers_before_it_runs(tmp_path):
     tree = driver_tree(tmp_path)
     killed_run(tree)
-    proc = timerconv("convert", "-C", tree, check=0)
+    proc = timerconv("convert", "-C", tree, "--in-place", check=0)
     assert "finished a killed convert --in-place" in proc.stderr
-    assert proc.stdout == ""        # nothing left to convert
+    assert "0 files changed" in proc.stderr   # nothing left to convert
+    for i in range(3):
+        assert (tree / "drivers" / ("f%d.c" % i)).read_text() == converted(i)
     assert not leftovers(tree)
+
+
+def test_a_diff_run_on_a_half_written_tree_writes_nothing(tmp_path):
+    """A diff run never writes the tree: it says what is wrong."""
+    tree = driver_tree(tmp_path)
+    killed_run(tree)
+    before = snapshot(tree)
+    proc = timerconv("convert", "-C", tree, check=2)
+    assert "left %s half written" % tree in proc.stderr
+    assert "timerconv convert --recover" in proc.stderr
+    assert proc.stdout == ""
+    assert snapshot(tree) == before
 
 
 def test_check_warns_of_a_tree_a_killed_run_left_half_written(tmp_path):

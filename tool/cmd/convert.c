@@ -191,6 +191,10 @@ static bool write_in_place(struct run *r, GPtrArray *changed,
 
 			g_hash_table_add(stale, f);
 			g_hash_table_add(dropped, f);
+			/* the compat header, created meanwhile: the files
+			 * that include it cannot go without it */
+			for (guint k = 0; f->is_new && k < changed->len; k++)
+				g_hash_table_add(dropped, changed->pdata[k]);
 			drop_stale(r, dropped, f->path);
 		}
 		g_ptr_array_free(now_stale, TRUE);
@@ -241,6 +245,14 @@ static bool open_tree(struct convert_opts *o, char **root, char **jpath)
 			probe.root, probe.git_refused);
 	*jpath = journal_path(&probe);
 	tree_close(&probe);
+	/* a diff of a tree half written would be no better; and a diff
+	 * run writes nothing */
+	if (!o->in_place && !o->recover &&
+	    g_file_test(*jpath, G_FILE_TEST_EXISTS)) {
+		tc_error("a killed convert --in-place left %s half written (%s): run timerconv convert --recover first",
+			 *root, *jpath);
+		return false;
+	}
 	ok = journal_recover(*jpath, &msg, &error);
 	if (!ok) {
 		tc_error("%s", error->message);
@@ -436,10 +448,10 @@ int cmd_convert(int argc, char **argv)
 		"--in-place writes a unit's files all or none: a file edited\n"
 		"while the run worked is not written, nor are the files of its\n"
 		"units (exit 2); the renames go through a journal, and a run\n"
-		"killed among them is finished or undone by the next convert or\n"
-		"by --recover.  Run from a subdirectory of a git work tree,\n"
-		"convert works on the whole work tree and changes the\n"
-		"subdirectory (paths are relative to the top).\n"
+		"killed among them is finished or undone by the next\n"
+		"convert --in-place or by --recover.  Run from a subdirectory\n"
+		"of a git work tree, convert works on the whole work tree and\n"
+		"changes the subdirectory (paths are relative to the top).\n"
 		"Exit status: 0 the run completed (refusals are not errors),\n"
 		"2 error (bad path, no spatch, unwritable file, a file changed\n"
 		"during the run, interrupted).");
