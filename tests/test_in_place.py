@@ -189,20 +189,48 @@ def test_the_journal_of_a_git_tree_is_in_the_git_directory(tmp_path):
 def test_a_journal_from_before_the_renames_only_leaves_temporaries(tmp_path):
     """Killed while still writing its temporaries, the run changed no
     file: recovery removes what it wrote."""
-    tree = driver_tree(tmp_path, n=1)
+    tree = Path(os.path.realpath(driver_tree(tmp_path, n=1)))
     before = snapshot(tree)
     tmp = tree / "drivers" / ".f0.c.timerconv-abcdef"
     tmp.write_text("half a file")
-    (tree / ".timerconv-journal").write_text(json.dumps({
-        "tool": "timerconv", "pid": 0, "root": str(tree),
-        "state": "writing",
-        "files": [{"path": str(tree / "drivers" / "f0.c"), "tmp": str(tmp),
-                   "orig": str(tmp) + ".orig", "old": None,
-                   "new": None}]}))
+    write_journal(tree, "writing", tree / "drivers" / "f0.c", tmp)
     proc = timerconv("convert", "-C", tree, "--recover", check=0)
     assert "had changed no file yet" in proc.stderr
     assert snapshot(tree) == before
     assert not leftovers(tree)
+
+
+def write_journal(tree, state, path, tmp):
+    (tree / ".timerconv-journal").write_text(json.dumps({
+        "tool": "timerconv", "pid": 0, "root": str(tree), "state": state,
+        "files": [{"path": str(path), "tmp": str(tmp),
+                   "orig": str(tmp) + ".orig", "old": "0" * 64,
+                   "new": "1" * 64}]}))
+
+
+@pytest.mark.parametrize("where", ["outside", "through a symlink"])
+def test_a_journal_naming_files_outside_its_tree_is_refused(tmp_path,
+                                                            where):
+    """The journal of a tree that is not a git work tree lives in the
+    tree, which may come from anyone: one naming a file it could not
+    have written is refused, and nothing moves."""
+    tree = Path(os.path.realpath(driver_tree(tmp_path, n=1)))
+    outside = Path(os.path.realpath(tmp_path)) / "outside"
+    outside.mkdir()
+    victim = outside / "victim.c"
+    victim.write_text("precious\n")
+    evil = outside / ".victim.c.timerconv-abcdef"
+    evil.write_text("evil\n")
+    if where == "through a symlink":
+        (tree / "link").symlink_to(outside)
+        write_journal(tree, "renaming", tree / "link" / "victim.c",
+                      tree / "link" / evil.name)
+    else:
+        write_journal(tree, "renaming", victim, evil)
+    proc = timerconv("convert", "-C", tree, "--recover", check=2)
+    assert "naming files it could not have written" in proc.stderr
+    assert victim.read_text() == "precious\n"
+    assert evil.read_text() == "evil\n"
 
 
 def test_recover_with_nothing_to_recover(tmp_path):

@@ -438,6 +438,65 @@ static void list_add(GString *s, const char *path, const char *root)
 	g_string_append(s, path);
 }
 
+/*
+ * A journal is read from the tree, which may come from anyone (a vendor
+ * tarball): act only on what a run could have written.  The root has no
+ * symlink in it; each file is below it, through no symlink; its
+ * temporary and backup are the names journal_write() gives, beside it.
+ */
+static bool entry_ok(const char *root, JsonObject *o)
+{
+	const char *path = member(o, "path");
+	const char *tmp = member(o, "tmp");
+	const char *orig = member(o, "orig");
+	char *dir, *base, *real, *want;
+	size_t n = strlen(root), k;
+	bool ok;
+
+	if (!path || !tmp || !member(o, "new") ||
+	    strncmp(path, root, n) || path[n] != '/' ||
+	    strstr(path, "/../") || strstr(path, "/./"))
+		return false;
+	dir = g_path_get_dirname(path);
+	base = g_path_get_basename(path);
+	real = realpath(dir, NULL);
+	want = g_strdup_printf("%s/.%s.timerconv-", dir, base);
+	k = strlen(want);
+	ok = real && !strcmp(real, dir) && !strncmp(tmp, want, k) &&
+	     strlen(tmp) == k + 6 && !strchr(tmp + k, '/') &&
+	     (!orig || (!strncmp(orig, tmp, strlen(tmp)) &&
+			!strcmp(orig + strlen(tmp), ".orig")));
+	free(real);
+	g_free(want);
+	g_free(base);
+	g_free(dir);
+	return ok;
+}
+
+static bool journal_ok(JsonObject *top)
+{
+	const char *root = member(top, "root");
+	JsonNode *fn = json_object_get_member(top, "files");
+	char *real;
+	bool ok;
+
+	if (!root || !member(top, "state") || !fn ||
+	    !JSON_NODE_HOLDS_ARRAY(fn))
+		return false;
+	real = realpath(root, NULL);
+	ok = real && !strcmp(real, root);
+	free(real);
+	for (guint i = 0; ok && i < json_array_get_length(
+				json_node_get_array(fn)); i++) {
+		JsonNode *e = json_array_get_element(json_node_get_array(fn),
+						     i);
+
+		ok = JSON_NODE_HOLDS_OBJECT(e) &&
+		     entry_ok(root, json_node_get_object(e));
+	}
+	return ok;
+}
+
 static bool recover(JsonObject *top, const char *jpath, char **msg,
 		    GError **error)
 {
@@ -450,9 +509,9 @@ static bool recover(JsonObject *top, const char *jpath, char **msg,
 	guint n, done = 0, pending = 0;
 	bool finish = true;
 
-	if (!state || !root || !fn || !JSON_NODE_HOLDS_ARRAY(fn)) {
+	if (!journal_ok(top)) {
 		g_set_error(error, G_FILE_ERROR, G_FILE_ERROR_INVAL,
-			    "%s: not a timerconv journal; remove it if no timerconv is running",
+			    "%s: not a timerconv journal, or one naming files it could not have written; remove it if no timerconv is running",
 			    jpath);
 		g_string_free(edited, TRUE);
 		g_string_free(failed, TRUE);

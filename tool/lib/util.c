@@ -371,12 +371,14 @@ static bool capture(const char *const *argv, const char *cwd, char **out,
 	GSubprocessLauncher *l;
 	GSubprocess *proc;
 	GBytes *bytes = NULL, *ebytes = NULL;
+	GSubprocessFlags fl = G_SUBPROCESS_FLAGS_STDOUT_PIPE;
 	bool ok = false;
 
-	l = g_subprocess_launcher_new(G_SUBPROCESS_FLAGS_STDOUT_PIPE |
-				      (err ? G_SUBPROCESS_FLAGS_STDERR_PIPE :
-				       quiet ? G_SUBPROCESS_FLAGS_STDERR_SILENCE :
-					       0));
+	if (err)
+		fl |= G_SUBPROCESS_FLAGS_STDERR_PIPE;
+	else if (quiet)
+		fl |= G_SUBPROCESS_FLAGS_STDERR_SILENCE;
+	l = g_subprocess_launcher_new(fl);
 	if (cwd)
 		g_subprocess_launcher_set_cwd(l, cwd);
 	proc = g_subprocess_launcher_spawnv(l, argv, error);
