@@ -57,12 +57,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		}
 	}
 	{
-		unsigned int line = 0, lines = 1;
-		const char *why = damage_find(buf, size, t, n, &line);
+		unsigned int line = 0, benign = 0, lines = 1;
+		const char *why = damage_find(buf, size, t, n, &line,
+					      &benign);
 
 		for (size_t i = 0; i < size; i++)
 			lines += buf[i] == '\n';
 		FUZZ_ASSERT(!why || (line >= 1 && line <= lines));
+		FUZZ_ASSERT(benign <= lines);
 	}
 	g_free(t);
 	return 0;

@@ -374,6 +374,26 @@ def test_merge_conflict_markers_refuse_the_file_with_a_warning(tmp_path):
     assert reasons == {"merge conflict markers in the file"}
 
 
+def test_a_conflict_around_an_include_converts_with_a_warning(tmp_path):
+    """Real trees carry conflicts committed around an #include (two files
+    of ../shared/corpus, where one side dropped <asm/system.h>): the code
+    converts as it would without them, and the summary says where the
+    conflict is."""
+    include = "#include <linux/timer.h>\n"
+    text = GOOD.read_text()
+    assert include in text
+    conflict = ("<<<<<<< HEAD\n#include <asm/system.h>\n=======\n"
+                ">>>>>>> cm-10.0\n")
+    tree = make_tree(tmp_path, {"a.c": text.replace(
+        include, include + conflict)})
+    proc = timerconv("convert", "-C", tree, "--in-place", check=0)
+    line = text.splitlines().index(include.strip()) + 2
+    assert ("warning: a.c:%d: merge conflict marker around preprocessor "
+            "lines only" % line) in proc.stderr
+    assert (tree / "a.c").read_text() == GOOD_OUT.read_text().replace(
+        include, include + conflict)
+
+
 def test_a_line_of_angle_brackets_alone_is_not_a_conflict(tmp_path):
     text = GOOD.read_text().replace(
         "struct foo_adapter {",

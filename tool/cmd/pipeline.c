@@ -450,7 +450,7 @@ static bool gather(struct run *r, const struct pipeline_opts *o,
 		refs_find(f, names);
 		t = cfile_tokens(f, &n);
 		f->damage = damage_find(f->text, f->len, t, n,
-					&f->damage_line);
+					&f->damage_line, &f->conflict_line);
 		cfile_forget_tokens(f);
 	}
 	timing("refs");

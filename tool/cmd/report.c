@@ -155,6 +155,9 @@ void report_summary_full(struct run *r, bool verbose)
 				!strcmp(f->damage, DAMAGE_CONFLICT) ?
 				"merge conflict marker" :
 				"comment not closed before the end of the file");
+		if (f->conflict_line && !f->damage)
+			fprintf(stderr, "timerconv: warning: %s:%u: merge conflict marker around preprocessor lines only: the code converts as if it were not there; resolve the conflict before building\n",
+				f->path, f->conflict_line);
 		if (f->compat_missing)
 			fprintf(stderr, "timerconv: warning: %s: could not add the #include of %s (no #include <...> to put it after)\n",
 				f->path, r->cv.compat_header);

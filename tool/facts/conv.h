@@ -39,6 +39,8 @@ struct cfile {
 	bool timed_out;
 	const char *damage;		/* not given to spatch: damage.h */
 	unsigned int damage_line;
+	unsigned int conflict_line;	/* conflict markers around #includes
+					 * only (converted, with a warning) */
 	GPtrArray *refs;		/* struct cb_ref * */
 	GPtrArray *cb_names;		/* callback names among its
 					 * identifiers, in any context */

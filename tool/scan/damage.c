@@ -40,15 +40,68 @@ static const char *marker(const char *text, const char *from,
 	return NULL;
 }
 
-static const char *conflict(const char *text, size_t len)
+static bool is_marker(const char *p, const char *end, char c)
 {
-	const char *end = text + len;
-	const char *open = marker(text, text, end, '<');
+	size_t k = 0;
 
-	/* both ends of a conflict, so that a stray line of '<' in a
-	 * comment's ASCII art is not taken for one */
-	if (open && marker(text, open, end, '>'))
-		return open;
+	while (k < 7 && p + k < end && p[k] == c)
+		k++;
+	return k == 7 && (p + 7 == end || p[7] == ' ' || p[7] == '\n' ||
+			  p[7] == '\r');
+}
+
+/*
+ * Whether the lines in [p, end) hold code: anything but blank lines,
+ * directives, comment lines and the markers between the sides.  Real
+ * trees carry conflicts committed around an #include (the removal of
+ * <asm/system.h> in 2012): spatch reads past those, and the code around
+ * them converts as it would without them.
+ */
+static bool holds_code(const char *p, const char *end)
+{
+	while (p < end) {
+		const char *eol = memchr(p, '\n', end - p);
+		const char *q = p;
+
+		if (!eol)
+			eol = end;
+		while (q < eol && (*q == ' ' || *q == '\t' || *q == '\r'))
+			q++;
+		if (q < eol && *q != '#' && !is_marker(q, eol, '=') &&
+		    !is_marker(q, eol, '|') &&
+		    !(eol - q >= 2 && q[0] == '/' &&
+		      (q[1] == '/' || q[1] == '*')) &&
+		    !(*q == '*' && (q + 1 == eol || q[1] == ' ' ||
+				    q[1] == '/')))
+			return true;
+		p = eol + 1;
+	}
+	return false;
+}
+
+/* The first conflict around code, or NULL; *benign: the first around
+ * directives and comments only. */
+static const char *conflict(const char *text, size_t len,
+			    const char **benign)
+{
+	const char *end = text + len, *p = text, *open;
+
+	*benign = NULL;
+	while ((open = marker(text, p, end, '<'))) {
+		const char *body = memchr(open, '\n', end - open);
+		/* both ends of a conflict, so that a stray line of '<' in
+		 * a comment's ASCII art is not taken for one */
+		const char *close = body ? marker(text, body + 1, end, '>') :
+				    NULL;
+
+		if (!close)
+			break;
+		if (holds_code(body + 1, close))
+			return open;
+		if (!*benign)
+			*benign = open;
+		p = close + 7;
+	}
 	return NULL;
 }
 
@@ -84,11 +137,13 @@ static const char *open_comment(const char *text, size_t len,
 
 const char *damage_find(const char *text, size_t len,
 			const struct token *toks, size_t ntok,
-			unsigned int *line)
+			unsigned int *line, unsigned int *conflict_line)
 {
-	const char *at;
+	const char *at, *benign;
 
-	if ((at = conflict(text, len))) {
+	at = conflict(text, len, &benign);
+	*conflict_line = benign ? line_of(text, benign) : 0;
+	if (at) {
 		*line = line_of(text, at);
 		return DAMAGE_CONFLICT;
 	}
