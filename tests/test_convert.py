@@ -374,16 +374,29 @@ def test_merge_conflict_markers_refuse_the_file_with_a_warning(tmp_path):
     assert reasons == {"merge conflict markers in the file"}
 
 
-def test_a_conflict_around_an_include_converts_with_a_warning(tmp_path):
-    """Real trees carry conflicts committed around an #include (two files
-    of ../shared/corpus, where one side dropped <asm/system.h>): the code
-    converts as it would without them, and the summary says where the
-    conflict is."""
+INCLUDE_CONFLICTS = {
+    "plain": "<<<<<<< HEAD\n#include <asm/system.h>\n=======\n"
+             ">>>>>>> cm-10.0\n",
+    # drivers/atm/suni.c in ../shared/corpus
+    "nested": "<<<<<<< HEAD\n<<<<<<< HEAD\n#include <asm/system.h>\n"
+              "#include <asm/atomic.h>\n=======\n#include <linux/atomic.h>\n"
+              ">>>>>>> refs/remotes/origin/cm-10.0\n=======\n"
+              "#include <linux/atomic.h>\n"
+              ">>>>>>> refs/remotes/origin/master\n",
+}
+
+
+@pytest.mark.parametrize("shape", sorted(INCLUDE_CONFLICTS))
+def test_a_conflict_around_an_include_converts_with_a_warning(tmp_path,
+                                                              shape):
+    """Real trees carry conflicts committed around an #include (three
+    files of ../shared/corpus, where one side dropped <asm/system.h>): the
+    code converts as it would without them, and the summary says where
+    the conflict is."""
     include = "#include <linux/timer.h>\n"
     text = GOOD.read_text()
     assert include in text
-    conflict = ("<<<<<<< HEAD\n#include <asm/system.h>\n=======\n"
-                ">>>>>>> cm-10.0\n")
+    conflict = INCLUDE_CONFLICTS[shape]
     tree = make_tree(tmp_path, {"a.c": text.replace(
         include, include + conflict)})
     proc = timerconv("convert", "-C", tree, "--in-place", check=0)

@@ -52,7 +52,8 @@ static bool is_marker(const char *p, const char *end, char c)
 
 /*
  * Whether the lines in [p, end) hold code: anything but blank lines,
- * directives, comment lines and the markers between the sides.  Real
+ * directives, comment lines and markers (between the sides, or of a
+ * conflict nested in this one).  Real
  * trees carry conflicts committed around an #include (the removal of
  * <asm/system.h> in 2012): spatch reads past those, and the code around
  * them converts as it would without them.
@@ -68,7 +69,8 @@ static bool holds_code(const char *p, const char *end)
 		while (q < eol && (*q == ' ' || *q == '\t' || *q == '\r'))
 			q++;
 		if (q < eol && *q != '#' && !is_marker(q, eol, '=') &&
-		    !is_marker(q, eol, '|') &&
+		    !is_marker(q, eol, '|') && !is_marker(q, eol, '<') &&
+		    !is_marker(q, eol, '>') &&
 		    !(eol - q >= 2 && q[0] == '/' &&
 		      (q[1] == '/' || q[1] == '*')) &&
 		    !(*q == '*' && (q + 1 == eol || q[1] == ' ' ||
