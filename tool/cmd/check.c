@@ -235,8 +235,8 @@ static int run_check(struct check_opts *o)
 	}
 	g_free(root);
 	if (tree.git_refused && (o->since || o->cached)) {
-		tc_error("%s %s: %s", o->cached ? "--cached" : "--since",
-			 o->since ? o->since : "", tree.git_refused);
+		tc_error("%s%s: %s", o->cached ? "--cached" : "--since ",
+			 o->cached ? "" : o->since, tree.git_refused);
 		goto out_tree;
 	}
 	if (tree.git_refused)
