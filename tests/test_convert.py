@@ -240,11 +240,14 @@ def test_interrupted_run_leaves_nothing_behind(tmp_path):
             "foo_", "foo%d_" % i)
     tree = make_tree(tmp_path, files)
     before = {p: (tree / p).read_text() for p in files}
-    tmpdirs = set(Path(tempfile.gettempdir()).glob("timerconv-run-*"))
+    # a TMPDIR of its own: other runs on the machine come and go in /tmp
+    # (short, for the facts pass's socket)
+    tmpdir = Path(tempfile.mkdtemp(prefix="tc-int-"))
     proc = subprocess.Popen([str(TIMERCONV), "convert", "-C", str(tree),
                              "--in-place", "--jobs", "1"],
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                            text=True)
+                            text=True,
+                            env=dict(os.environ, TMPDIR=str(tmpdir)))
     # wait until spatch is running, then interrupt
     deadline = time.time() + 30
     while time.time() < deadline:
@@ -263,7 +266,12 @@ def test_interrupted_run_leaves_nothing_behind(tmp_path):
             "spatch" not in Path("/proc", pid, "cmdline").read_text()
     assert {p: (tree / p).read_text() for p in files} == before
     assert not [p for p in tree.rglob("*") if ".timerconv-" in p.name]
-    left = set(Path(tempfile.gettempdir()).glob("timerconv-run-*")) - tmpdirs
+    left = list(tmpdir.iterdir())
+    assert not left, left
+    tmpdir.rmdir()
+    # nor spatch's own (it writes them to /tmp whatever TMPDIR says)
+    left = [p for pid in kids.split()
+            for p in Path("/tmp").glob("cocci*-%s-*" % pid)]
     assert not left, left
 
 

@@ -40,9 +40,9 @@ bool tree_open(struct tree *t, const char *root, GError **error)
 		status = -1;
 	t->is_git = status == 0 && out && g_str_has_prefix(out, "true");
 	/* a repository git will not touch (another user's: "dubious
-	 * ownership") is read as a plain directory; say why */
-	if (status > 0 && err && *err &&
-	    !strstr(err, "not a git repository"))
+	 * ownership") is read as a plain directory; say why.  Its message
+	 * names safe.directory in every language git speaks. */
+	if (status > 0 && err && strstr(err, "safe.directory"))
 		t->git_refused = g_strdup(err);
 	g_free(out);
 	g_free(err);
