@@ -388,7 +388,7 @@ int cmd_convert(int argc, char **argv)
 		  "In the summary, every refused site (default: the first 3 of each reason)",
 		  NULL },
 		{ "recover", 0, 0, G_OPTION_ARG_NONE, &o.recover,
-		  "Only finish or undo what a killed convert --in-place left (any run does it first)",
+		  "Only finish or undo what a killed convert --in-place left (--in-place does it first)",
 		  NULL },
 		{ "report", 0, 0, G_OPTION_ARG_FILENAME, &o.report,
 		  "Write a JSON report of every site and unit to FILE", "FILE" },
