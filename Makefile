@@ -12,11 +12,17 @@
 #                   builds the old-API workload once; BENCH_ARGS="--only
 #                   check --runs 3" passes options to tests/bench/bench.py)
 #   make corpus     convert ../shared/corpus (real driver files), lint it
-#   make install    install to $(PREFIX) (default /usr/local)
+#   make man        the manual pages (help2man, from each command's --help)
+#   make install    install to $(PREFIX) (default /usr/local): the program,
+#                   the rules, the manual pages, the bash completion
+#   make uninstall  remove what make install installed
 
 PREFIX   ?= /usr/local
 BINDIR   ?= $(PREFIX)/bin
 DATADIR  ?= $(PREFIX)/share/timerconv
+MANDIR   ?= $(PREFIX)/share/man
+BASHCOMPDIR ?= $(PREFIX)/share/bash-completion/completions
+HELP2MAN ?= help2man
 CC       ?= gcc
 PYTHON   ?= /usr/bin/python3
 PKGS     := glib-2.0 gio-2.0 json-glib-1.0
@@ -24,7 +30,7 @@ PKGS     := glib-2.0 gio-2.0 json-glib-1.0
 # Debian packages the build, the tests and the demo need.
 DEB_PKGS := coccinelle python3-pytest libglib2.0-dev libjson-glib-dev \
 	    pkg-config gcc make git diffutils clang libclang-rt-14-dev \
-	    flex bison bc libelf-dev libssl-dev xz-utils
+	    flex bison bc libelf-dev libssl-dev xz-utils help2man
 
 CFLAGS   ?= -O2 -g
 WARN     := -Wall -Wextra -Wno-unused-parameter -Wno-missing-field-initializers \
@@ -54,8 +60,15 @@ DEPS := $(OBJS:.o=.d)
 ALL_CFLAGS += $(STAGES:%=-Itool/%)
 vpath %.c $(STAGES:%=tool/%)
 
-.PHONY: all demo test bench corpus install deps clean fuzz fuzz-ci fuzz-build
+.PHONY: all demo test bench corpus install uninstall man deps clean fuzz \
+	fuzz-ci fuzz-build
 
+# The manual pages come with the plain build, when help2man is there.
+ifneq ($(SANITIZE),1)
+ifneq ($(shell command -v $(HELP2MAN) 2>/dev/null),)
+all: man
+endif
+endif
 all: $(BUILD)/timerconv
 
 $(BUILD)/timerconv: $(OBJS)
@@ -157,10 +170,51 @@ corpus: deps
 	$(MAKE) all
 	$(PYTHON) tests/bench/corpus.py $(CORPUS_ARGS)
 
-install: build/timerconv
-	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(DATADIR)
+# Manual pages: timerconv(1) from `timerconv --help`, and one a command
+# (timerconv-convert(1), ...) from `timerconv COMMAND --help`, as git
+# names its own.  In the C locale, so that they are ASCII.
+MAN_CMDS := convert series check
+MANPAGES := build/man/timerconv.1 $(MAN_CMDS:%=build/man/timerconv-%.1)
+MAN_NAME_convert := convert kernel timers off the pre-4.15 API
+MAN_NAME_series  := write the timer conversion as git format-patch series
+MAN_NAME_check   := report code that uses the old timer API (a CI gate)
+
+man: $(MANPAGES)
+
+build/man:
+	mkdir -p $@
+
+build/man/timerconv.1: build/timerconv dist/timerconv.h2m | build/man
+	LC_ALL=C $(HELP2MAN) --no-info --include=dist/timerconv.h2m \
+		--name="move Linux kernel code off the pre-4.15 timer API" \
+		--output=$@ ./build/timerconv
+
+build/man/timerconv-%.1: build/timerconv | build/man
+	LC_ALL=C $(HELP2MAN) --no-info --help-option="$* --help" \
+		--version-option="$* --version" --name="$(MAN_NAME_$*)" \
+		./build/timerconv | \
+		sed -e 's/^\.TH TIMERCONV /.TH TIMERCONV-$(shell echo $* | \
+			tr a-z A-Z) /' \
+		    -e 's/^timerconv \\- /timerconv-$* \\- /' > $@.tmp
+	mv $@.tmp $@
+
+install: build/timerconv man
+	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(DATADIR) \
+		$(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(BASHCOMPDIR)
 	install -m 755 build/timerconv $(DESTDIR)$(BINDIR)/timerconv
 	install -m 644 cocci/*.cocci cocci/*.py $(DESTDIR)$(DATADIR)/
+	install -m 644 $(MANPAGES) $(DESTDIR)$(MANDIR)/man1/
+	install -m 644 dist/timerconv.bash $(DESTDIR)$(BASHCOMPDIR)/timerconv
+
+# Only what install put there: DATADIR may be shared.
+uninstall:
+	rm -f $(DESTDIR)$(BINDIR)/timerconv
+	rm -f $(addprefix $(DESTDIR)$(DATADIR)/,$(notdir \
+		$(wildcard cocci/*.cocci cocci/*.py)))
+	rm -rf $(DESTDIR)$(DATADIR)/__pycache__
+	-rmdir $(DESTDIR)$(DATADIR) 2>/dev/null
+	rm -f $(MANPAGES:build/man/%=$(DESTDIR)$(MANDIR)/man1/%)
+	rm -f $(DESTDIR)$(BASHCOMPDIR)/timerconv
 
 clean:
 	rm -rf build build-san $(FUZZ_BUILD)

@@ -2,8 +2,11 @@
 /*
  * The lexer: any bytes give a token stream that covers the buffer in
  * order, with line and column numbers that match the newlines before
- * each token, and every bracket has a match at or after it.
+ * each token, and every bracket has a match at or after it.  The damage
+ * scan (conflict markers, a comment open at the end) reads the same
+ * tokens: a line it names is a line of the buffer.
  */
+#include "damage.h"
 #include "fuzz.h"
 #include "lexer.h"
 
@@ -52,6 +55,16 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 			FUZZ_ASSERT(c >= i && c < n);
 		}
+	}
+	{
+		unsigned int line = 0, benign = 0, lines = 1;
+		const char *why = damage_find(buf, size, t, n, &line,
+					      &benign);
+
+		for (size_t i = 0; i < size; i++)
+			lines += buf[i] == '\n';
+		FUZZ_ASSERT(!why || (line >= 1 && line <= lines));
+		FUZZ_ASSERT(benign <= lines);
 	}
 	g_free(t);
 	return 0;

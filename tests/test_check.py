@@ -279,3 +279,113 @@ def test_since_outside_git_is_an_error(tmp_path):
     proc = timerconv("check", "-C", tmp_path / "t", "--since", "HEAD",
                      check=2)
     assert "--since" in proc.stderr
+
+
+# ---- --cached: what a commit would take (the pre-commit hook) ----
+
+GOOD = CASES / "setup_timer_container_pointer" / "input.c"
+README = pathlib.Path(__file__).resolve().parent.parent / "README.md"
+
+
+def commit(tree, *args):
+    return subprocess.run(
+        ["git", "-c", "user.name=A", "-c", "user.email=a@example.org",
+         "commit", "-q", "-m", "change", *args], cwd=tree,
+        capture_output=True, text=True)
+
+
+def readme_hook(tree, monkeypatch):
+    """Install the README's pre-commit hook, with this timerconv first
+    on PATH."""
+    text = README.read_text()
+    m = re.search(r"```sh\n(#!/bin/sh\n.*?)```", text, re.S)
+    assert m and "timerconv check" in m.group(1), "no hook in README.md"
+    hook = tree / ".git" / "hooks" / "pre-commit"
+    hook.write_text(m.group(1))
+    hook.chmod(0o755)
+    bindir = tree.parent / "bin"
+    bindir.mkdir(exist_ok=True)
+    link = bindir / "timerconv"
+    if not link.exists():
+        link.symlink_to(pathlib.Path(os.environ.get(
+            "TIMERCONV_BIN", README.parent / "build" / "timerconv")).resolve())
+    monkeypatch.setenv("PATH", "%s:%s" % (bindir, os.environ["PATH"]))
+
+
+def test_cached_checks_what_is_staged_not_the_work_tree(tmp_path):
+    tree = tmp_path / "t"
+    tree.mkdir()
+    git("init", "-q", cwd=tree)
+    (tree / "doc.txt").write_text("doc\n")
+    git("add", "doc.txt", cwd=tree)
+    assert commit(tree).returncode == 0
+    # an unstaged setup_timer() does not block a commit of doc.txt
+    (tree / "drv.c").write_text(GOOD.read_text())
+    (tree / "doc.txt").write_text("more doc\n")
+    git("add", "doc.txt", cwd=tree)
+    proc, findings = check_json(tree, "--cached", status=0)
+    assert findings == []
+    # staged, it is reported, even once the work tree drops it again
+    git("add", "drv.c", cwd=tree)
+    (tree / "drv.c").write_text("/* not yet */\n")
+    proc, findings = check_json(tree, "--cached", status=1)
+    assert {(f["file"], f["kind"]) for f in findings} >= {
+        ("drv.c", "old-timer-api/setup_timer")}
+    # staged, then deleted from the work tree: still committed
+    (tree / "drv.c").unlink()
+    proc, findings = check_json(tree, "--cached", status=1)
+    assert {f["file"] for f in findings} == {"drv.c"}
+
+
+def test_cached_works_on_a_repositorys_first_commit(tmp_path):
+    tree = tmp_path / "t"
+    tree.mkdir()
+    git("init", "-q", cwd=tree)
+    (tree / "drv.c").write_text(GOOD.read_text())
+    (tree / "doc.txt").write_text("doc\n")
+    git("add", "doc.txt", cwd=tree)
+    proc, findings = check_json(tree, "--cached", status=0)
+    assert findings == []
+    git("add", "drv.c", cwd=tree)
+    proc, findings = check_json(tree, "--cached", status=1)
+    assert {f["file"] for f in findings} == {"drv.c"}
+    # --since HEAD before the first commit: every line is added
+    proc, findings = check_json(tree, "--since", "HEAD", status=1)
+    assert {f["file"] for f in findings} == {"drv.c"}
+
+
+def test_the_readmes_pre_commit_hook(tmp_path, monkeypatch):
+    tree = tmp_path / "t"
+    tree.mkdir()
+    git("init", "-q", cwd=tree)
+    readme_hook(tree, monkeypatch)
+    # first commit, clean
+    (tree / "doc.txt").write_text("doc\n")
+    git("add", "doc.txt", cwd=tree)
+    proc = commit(tree)
+    assert proc.returncode == 0, proc.stderr
+    # an unstaged old-API file does not block a doc change
+    (tree / "drv.c").write_text(GOOD.read_text())
+    (tree / "doc.txt").write_text("more\n")
+    git("add", "doc.txt", cwd=tree)
+    proc = commit(tree)
+    assert proc.returncode == 0, proc.stderr
+    # staging it does
+    git("add", "drv.c", cwd=tree)
+    proc = commit(tree)
+    assert proc.returncode != 0
+    assert "drv.c" in proc.stdout + proc.stderr
+
+
+def test_cached_outside_git_is_an_error(tmp_path):
+    shutil.copytree(CHECK / "findings", tmp_path / "t")
+    proc = timerconv("check", "-C", tmp_path / "t", "--cached", check=2)
+    assert "--cached" in proc.stderr and "not in a git work tree" \
+        in proc.stderr
+
+
+def test_since_a_revision_that_does_not_exist_says_what_git_says(tmp_path):
+    tree = make_git_tree(CHECK / "findings", tmp_path / "t")
+    proc = timerconv("check", "-C", tree, "--since", "nosuch", check=2)
+    assert "--since nosuch" in proc.stderr
+    assert "bad revision 'nosuch'" in proc.stderr

@@ -16,7 +16,8 @@ from pathlib import Path
 import pytest
 
 from conftest import (CASES, FIXTURES, TIMERCONV, compile_c, git,
-                      make_git_tree, read_report, timerconv)
+                      make_git_tree, read_report, spatch_wrapper,
+                      timerconv)
 
 GOOD = CASES / "setup_timer_container_pointer" / "input.c"
 GOOD_OUT = CASES / "setup_timer_container_pointer" / "expected.c"
@@ -239,11 +240,14 @@ def test_interrupted_run_leaves_nothing_behind(tmp_path):
             "foo_", "foo%d_" % i)
     tree = make_tree(tmp_path, files)
     before = {p: (tree / p).read_text() for p in files}
-    tmpdirs = set(Path(tempfile.gettempdir()).glob("timerconv-run-*"))
+    # a TMPDIR of its own: other runs on the machine come and go in /tmp
+    # (short, for the facts pass's socket)
+    tmpdir = Path(tempfile.mkdtemp(prefix="tc-int-"))
     proc = subprocess.Popen([str(TIMERCONV), "convert", "-C", str(tree),
                              "--in-place", "--jobs", "1"],
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                            text=True)
+                            text=True,
+                            env=dict(os.environ, TMPDIR=str(tmpdir)))
     # wait until spatch is running, then interrupt
     deadline = time.time() + 30
     while time.time() < deadline:
@@ -262,7 +266,12 @@ def test_interrupted_run_leaves_nothing_behind(tmp_path):
             "spatch" not in Path("/proc", pid, "cmdline").read_text()
     assert {p: (tree / p).read_text() for p in files} == before
     assert not [p for p in tree.rglob("*") if ".timerconv-" in p.name]
-    left = set(Path(tempfile.gettempdir()).glob("timerconv-run-*")) - tmpdirs
+    left = list(tmpdir.iterdir())
+    assert not left, left
+    tmpdir.rmdir()
+    # nor spatch's own (it writes them to /tmp whatever TMPDIR says)
+    left = [p for pid in kids.split()
+            for p in Path("/tmp").glob("cocci*-%s-*" % pid)]
     assert not left, left
 
 
@@ -339,3 +348,156 @@ def test_include_dir_must_exist(tmp_path):
     proc = timerconv("convert", "-C", tree, "-I", tmp_path / "nowhere",
                      check=2)
     assert "-I" in proc.stderr and "not a directory" in proc.stderr
+
+
+# ---- files gcc would not take, in ways spatch does not say ----
+
+def conflicted(text):
+    """The setup_timer() of GOOD inside a merge conflict, as git leaves
+    it."""
+    old = ("\tsetup_timer(&adapter->watchdog_timer, foo_watchdog,\n"
+           "\t\t    (unsigned long)adapter);\n")
+    assert old in text
+    return text.replace(old, "<<<<<<< HEAD\n" + old + "=======\n" +
+                        old.replace("jiffies", "jiffies") +
+                        ">>>>>>> topic\n")
+
+
+def test_merge_conflict_markers_refuse_the_file_with_a_warning(tmp_path):
+    text = conflicted(GOOD.read_text())
+    tree = make_tree(tmp_path, {"drivers/foo.c": text,
+                                "drivers/bar.c": GOOD.read_text().replace(
+                                    "foo_", "bar_")})
+    report = tmp_path / "r.json"
+    proc = timerconv("convert", "-C", tree, "--in-place", "--report",
+                     report, check=0)
+    line = text.splitlines().index("<<<<<<< HEAD") + 1
+    assert ("warning: drivers/foo.c:%d: merge conflict marker: the file "
+            "is left alone" % line) in proc.stderr
+    assert "refused: merge conflict markers in the file" in proc.stderr
+    assert (tree / "drivers/foo.c").read_text() == text
+    assert "timer_setup(" in (tree / "drivers/bar.c").read_text()
+    reasons = {s["reason"] for s in read_report(report)["sites"]
+               if s["file"] == "drivers/foo.c"}
+    assert reasons == {"merge conflict markers in the file"}
+
+
+INCLUDE_CONFLICTS = {
+    "plain": "<<<<<<< HEAD\n#include <asm/system.h>\n=======\n"
+             ">>>>>>> cm-10.0\n",
+    # drivers/atm/suni.c in ../shared/corpus
+    "nested": "<<<<<<< HEAD\n<<<<<<< HEAD\n#include <asm/system.h>\n"
+              "#include <asm/atomic.h>\n=======\n#include <linux/atomic.h>\n"
+              ">>>>>>> refs/remotes/origin/cm-10.0\n=======\n"
+              "#include <linux/atomic.h>\n"
+              ">>>>>>> refs/remotes/origin/master\n",
+}
+
+
+@pytest.mark.parametrize("shape", sorted(INCLUDE_CONFLICTS))
+def test_a_conflict_around_an_include_converts_with_a_warning(tmp_path,
+                                                              shape):
+    """Real trees carry conflicts committed around an #include (three
+    files of ../shared/corpus, where one side dropped <asm/system.h>): the
+    code converts as it would without them, and the summary says where
+    the conflict is."""
+    include = "#include <linux/timer.h>\n"
+    text = GOOD.read_text()
+    assert include in text
+    conflict = INCLUDE_CONFLICTS[shape]
+    tree = make_tree(tmp_path, {"a.c": text.replace(
+        include, include + conflict)})
+    proc = timerconv("convert", "-C", tree, "--in-place", check=0)
+    line = text.splitlines().index(include.strip()) + 2
+    assert ("warning: a.c:%d: merge conflict marker around preprocessor "
+            "lines only" % line) in proc.stderr
+    assert (tree / "a.c").read_text() == GOOD_OUT.read_text().replace(
+        include, include + conflict)
+
+
+def test_a_line_of_angle_brackets_alone_is_not_a_conflict(tmp_path):
+    text = GOOD.read_text().replace(
+        "struct foo_adapter {",
+        "/*\n<<<<<<< a drawing, not a conflict\n */\nstruct foo_adapter {")
+    tree = make_tree(tmp_path, {"a.c": text})
+    proc = timerconv("convert", "-C", tree, check=0)
+    assert "+\ttimer_setup(" in proc.stdout
+    assert "conflict" not in proc.stderr
+
+
+def test_a_file_ending_in_an_open_comment_is_left_alone(tmp_path):
+    """spatch closes the comment (and drops the final newline): the file
+    is refused instead, and nothing but the timer lines ever changes."""
+    text = GOOD.read_text() + "/* trailing comment never closed\n"
+    tree = make_tree(tmp_path, {"a.c": text})
+    proc = timerconv("convert", "-C", tree, "--in-place", check=0)
+    assert (tree / "a.c").read_text() == text
+    line = len(GOOD.read_text().splitlines()) + 1
+    assert ("warning: a.c:%d: comment not closed before the end of the "
+            "file: the file is left alone" % line) in proc.stderr
+    assert "refused: the file ends inside a comment (no */)" in proc.stderr
+
+
+def test_a_file_ending_in_a_closed_comment_keeps_its_end(tmp_path):
+    """The control: a final comment that is closed, with no final
+    newline, converts, and the end of the file stays byte for byte."""
+    tail = "/* a comment at the end */"
+    tree = make_tree(tmp_path, {"a.c": GOOD.read_text() + tail})
+    timerconv("convert", "-C", tree, "--in-place", check=0)
+    out = (tree / "a.c").read_text()
+    assert out == GOOD_OUT.read_text() + tail
+
+
+# ---- the summary names the sites of each refusal ----
+
+INTEGER = CASES / "refuse_integer_data_used" / "input.c"
+
+
+def test_summary_names_the_first_sites_of_each_reason(tmp_path):
+    tree = make_tree(tmp_path, {"d/f%d.c" % i: INTEGER.read_text()
+                                for i in range(3)})
+    report = tmp_path / "r.json"
+    proc = timerconv("convert", "-C", tree, "--report", report, check=0)
+    sites = sorted((s["file"], s["line"], s["column"])
+                   for s in read_report(report)["sites"]
+                   if s["reason"] == "integer data that the callback uses")
+    assert len(sites) > 3
+    lines = proc.stderr.splitlines()
+    i = lines.index("timerconv:   %4u refused: integer data that the "
+                    "callback uses" % len(sites))
+    assert lines[i + 1] == "timerconv:          %s and %d more " \
+        "(-v lists them all)" % (", ".join("%s:%d:%d" % s
+                                           for s in sites[:3]),
+                                 len(sites) - 3)
+    proc = timerconv("convert", "-C", tree, "-v", check=0)
+    lines = proc.stderr.splitlines()
+    i = lines.index("timerconv:   %4u refused: integer data that the "
+                    "callback uses" % len(sites))
+    assert lines[i + 1:i + 1 + len(sites)] == [
+        "timerconv:          %s:%d:%d" % s for s in sites]
+
+
+# ---- spatch's temporary files ----
+
+# spatch keeps its cocci-output-* files with --save-tmp-files: a run that
+# left them in /tmp would show them there afterwards.
+SAVER = """#!%(python)s
+import os, sys
+with open(%(log)r, "a") as f:
+    f.write("%%d\\n" %% os.getpid())
+os.execv(%(real)r, [%(real)r, "--save-tmp-files"] + sys.argv[1:])
+"""
+
+
+def test_spatch_leaves_no_temporary_file_in_tmp(tmp_path):
+    log = tmp_path / "pids"
+    path = spatch_wrapper(tmp_path, SAVER, log=str(log))
+    tree = make_tree(tmp_path, {"d/f%d.c" % i: GOOD.read_text().replace(
+        "foo_", "foo%d_" % i) for i in range(3)})
+    proc = timerconv("convert", "-C", tree, env={"PATH": path}, check=0)
+    assert "+\ttimer_setup(" in proc.stdout
+    pids = log.read_text().split()
+    assert pids
+    left = [p for pid in pids
+            for p in Path("/tmp").glob("cocci*-%s-*" % pid)]
+    assert not left, left

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "check.h"
+#include "journal.h"
 #include "target.h"
 #include "tree.h"
 #include "treescan.h"
@@ -22,6 +23,7 @@ struct check_opts {
 	char *target;
 	char *kernel_headers;
 	gboolean include_compat;
+	gboolean cached;
 	int jobs;
 	char **paths;
 };
@@ -211,16 +213,40 @@ static int run_check(struct check_opts *o)
 	GError *error = NULL;
 	guint warnings = 0;
 	int rc = EXIT_ERROR;
+	char *root;
 
 	if (o->format && !parse_format(o->format, &fmt)) {
 		tc_error("--format %s: expected text, json, sarif or github",
 			 o->format);
 		return EXIT_ERROR;
 	}
-	if (!tree_open(&tree, o->tree ? o->tree : ".", &error)) {
+	if (o->write_baseline &&
+	    !output_file_ok("--write-baseline", o->write_baseline, &error)) {
 		tc_error("%s", error->message);
 		g_error_free(error);
 		return EXIT_ERROR;
+	}
+	cli_tree(o->tree, o->kernel_headers != NULL, &o->paths, &root);
+	if (!tree_open(&tree, root, &error)) {
+		tc_error("%s", error->message);
+		g_error_free(error);
+		g_free(root);
+		return EXIT_ERROR;
+	}
+	g_free(root);
+	if (tree.git_refused && (o->since || o->cached)) {
+		tc_error("%s%s: %s", o->cached ? "--cached" : "--since ",
+			 o->cached ? "" : o->since, tree.git_refused);
+		goto out_tree;
+	}
+	if (tree.git_refused)
+		tc_warn("git will not read %s, so .gitignore is not applied: %s",
+			tree.root, tree.git_refused);
+	journal_warn(&tree);
+	if (!tree.is_git && (o->since || o->cached)) {
+		tc_error("%s: %s is not in a git work tree",
+			 o->cached ? "--cached" : "--since", tree.root);
+		goto out_tree;
 	}
 	if (!target_resolve(&tg, o->target, tree.root, o->kernel_headers,
 			    NULL, &error)) {
@@ -240,9 +266,12 @@ static int run_check(struct check_opts *o)
 			goto out_files;
 		}
 	}
-	if (o->since) {
-		added = since_added_lines(tree.root, o->since, &error);
-		if (!added) {
+	if (o->since || o->cached) {
+		added = since_added_lines(tree.root,
+					  o->since ? o->since : "HEAD",
+					  o->cached, &error);
+		if (!added || (o->cached &&
+			       !staged_view(&tree, files, added, &error))) {
 			tc_error("%s", error->message);
 			goto out_files;
 		}
@@ -300,7 +329,7 @@ out_tree:
 
 int cmd_check(int argc, char **argv)
 {
-	struct check_opts o = { 0 };
+	struct check_opts o = { .jobs = CLI_UNSET };
 	GOptionEntry entries[] = {
 		{ "tree", 'C', 0, G_OPTION_ARG_FILENAME, &o.tree,
 		  "Run on the tree in DIR (default: .)", "DIR" },
@@ -313,8 +342,11 @@ int cmd_check(int argc, char **argv)
 		  &o.write_baseline,
 		  "Record today's findings in FILE (exit 0)", "FILE" },
 		{ "since", 0, 0, G_OPTION_ARG_STRING, &o.since,
-		  "Report only findings on lines added since REV (git)",
+		  "Report only findings on lines added since REV (git; HEAD before the first commit: every line)",
 		  "REV" },
+		{ "cached", 0, 0, G_OPTION_ARG_NONE, &o.cached,
+		  "Check what is staged: the index's text, findings on the lines it adds to HEAD (or to --since REV); for a pre-commit hook",
+		  NULL },
 		{ "target", 0, 0, G_OPTION_ARG_STRING, &o.target,
 		  "API level: auto (from include/linux/timer.h), v4.14, v4.15, v6.2, v6.16",
 		  "LEVEL" },
@@ -327,7 +359,7 @@ int cmd_check(int argc, char **argv)
 		{ "jobs", 'j', 0, G_OPTION_ARG_INT, &o.jobs,
 		  "Threads to scan with (default: number of CPUs)", "N" },
 		{ G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_FILENAME_ARRAY,
-		  &o.paths, NULL, "[PATH…]" },
+		  &o.paths, NULL, NULL },
 		{ NULL }
 	};
 	GOptionContext *ctx = g_option_context_new("[PATH…]");
@@ -339,12 +371,15 @@ int cmd_check(int argc, char **argv)
 		"TIMER_INITIALIZER(), callbacks taking unsigned long), and, at\n"
 		"newer targets, names those kernels no longer have.");
 	g_option_context_set_description(ctx,
+		"Run from a subdirectory of a git work tree, check reads the\n"
+		"whole work tree and reports on the subdirectory (paths are\n"
+		"relative to the top, as in git diff).\n"
 		"Exit status: 0 no findings (beyond the baseline), 1 findings,\n"
 		"2 error.");
 	g_option_context_add_main_entries(ctx, entries, NULL);
 	if (!cli_parse(ctx, "check", &argc, &argv))
 		return EXIT_ERROR;
-	rc = run_check(&o);
+	rc = cli_jobs(&o.jobs) ? run_check(&o) : EXIT_ERROR;
 	g_free(o.tree);
 	g_free(o.format);
 	g_free(o.baseline);

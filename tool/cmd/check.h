@@ -35,7 +35,10 @@ GHashTable *baseline_read(const char *path, GError **error);
 GHashTable *baseline_parse(const char *name, const char *text, gssize len,
 			   GError **error);
 GHashTable *since_added_lines(const char *root, const char *rev,
-			      GError **error);
+			      bool cached, GError **error);
+struct tree;
+bool staged_view(struct tree *t, GPtrArray *files, GHashTable *added,
+		 GError **error);
 bool since_has_line(GHashTable *added, const char *file, unsigned int line);
 
 #endif

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "check.h"
+#include "tree.h"
 #include "util.h"
 
 bool baseline_write(const char *path, GPtrArray *findings, GError **error)
@@ -143,32 +144,75 @@ static void free_array(gpointer p)
 }
 
 /*
+ * What REV names: itself, or for HEAD on a branch with no commit yet (a
+ * repository's first commit) the empty tree, against which every line
+ * is added.
+ */
+static char *since_base(const char *root, const char *rev)
+{
+	const char *verify[] = { "git", "-C", root, "rev-parse", "--verify",
+				 "--quiet", "HEAD", NULL };
+	const char *unborn[] = { "git", "-C", root, "symbolic-ref", "--quiet",
+				 "HEAD", NULL };
+	const char *empty[] = { "git", "-C", root, "hash-object", "-t", "tree",
+				"/dev/null", NULL };
+	char *out = NULL;
+	int status = -1;
+
+	if (strcmp(rev, "HEAD") ||
+	    (run_capture(verify, NULL, NULL, &status, true, NULL) &&
+	     status == 0) ||
+	    !run_capture(unborn, NULL, NULL, &status, true, NULL) ||
+	    status != 0 ||
+	    !run_capture(empty, NULL, &out, &status, true, NULL) ||
+	    status != 0) {
+		g_free(out);
+		return g_strdup(rev);
+	}
+	return g_strchomp(out);
+}
+
+/*
  * file -> array of [first, last] added line ranges, from `git diff -U0
- * REV`; untracked files count as added in full.
+ * REV` (with cached, `git diff --cached`: what a commit would add);
+ * untracked files count as added in full, unless cached (a commit does
+ * not take them).
  */
 GHashTable *since_added_lines(const char *root, const char *rev,
-			      GError **error)
+			      bool cached, GError **error)
 {
+	char *base = since_base(root, rev);
 	const char *diff_argv[] = { "git", "-C", root, "diff", "-U0",
 				    "--no-color", "--no-ext-diff",
-				    "--relative", rev, "--", NULL };
+				    "--relative", cached ? "--cached" : base,
+				    cached ? base : "--", cached ? "--" : NULL,
+				    NULL };
 	const char *others_argv[] = { "git", "-C", root, "ls-files", "-z",
 				      "--others", "--exclude-standard", NULL };
+	const char *opt = cached ? "--cached" : "--since";
 	GHashTable *added;
-	char *out = NULL;
+	char *out = NULL, *err = NULL;
 	char **lines;
 	char *file = NULL;
 	int status = -1;
 
-	if (!run_capture(diff_argv, NULL, &out, &status, true, error))
-		return NULL;
-	if (status != 0) {
-		g_free(out);
-		g_set_error(error, G_FILE_ERROR, G_FILE_ERROR_FAILED,
-			    "--since %s: git diff failed in %s (not a git repository, or no such revision)",
-			    rev, root);
+	if (!run_capture_err(diff_argv, NULL, &out, &err, &status, error)) {
+		g_free(base);
 		return NULL;
 	}
+	if (status != 0) {
+		/* git says best what is wrong: no such revision, not a
+		 * repository, one owned by another user (safe.directory) */
+		g_set_error(error, G_FILE_ERROR, G_FILE_ERROR_FAILED,
+			    "%s %s: git diff failed in %s: %s", opt, rev, root,
+			    err && *err ? err : "(no message)");
+		g_free(out);
+		g_free(err);
+		g_free(base);
+		return NULL;
+	}
+	g_free(err);
+	g_free(base);
 	added = g_hash_table_new_full(g_str_hash, g_str_equal, g_free,
 				      free_array);
 	lines = g_strsplit(out, "\n", -1);
@@ -197,13 +241,90 @@ GHashTable *since_added_lines(const char *root, const char *rev,
 	g_strfreev(lines);
 	g_free(out);
 	out = NULL;
-	if (run_capture(others_argv, NULL, &out, &status, true, NULL) &&
+	if (!cached &&
+	    run_capture(others_argv, NULL, &out, &status, true, NULL) &&
 	    status == 0) {
 		for (const char *p = out; *p; p += strlen(p) + 1)
 			add_range(added, p, 1, G_MAXUINT - 1);
 	}
 	g_free(out);
 	return added;
+}
+
+static int cmp_str(gconstpointer a, gconstpointer b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/*
+ * check --cached reads what is staged: the files whose work-tree text is
+ * not the index's (edited since `git add`, or deleted) are read from the
+ * index instead, and staged files missing from the work tree join the
+ * list.  Everything else is the same in both.
+ */
+bool staged_view(struct tree *t, GPtrArray *files, GHashTable *added,
+		 GError **error)
+{
+	const char *argv[] = { "git", "-C", t->root, "diff", "--name-only",
+			       "-z", "--relative", "--no-ext-diff", NULL };
+	GHashTable *listed = g_hash_table_new(g_str_hash, g_str_equal);
+	char *out = NULL, *err = NULL;
+	int status = -1;
+	bool ok = false;
+
+	if (!run_capture_err(argv, NULL, &out, &err, &status, error))
+		goto out;
+	if (status != 0) {
+		g_set_error(error, G_FILE_ERROR, G_FILE_ERROR_FAILED,
+			    "--cached: git diff failed in %s: %s", t->root,
+			    err && *err ? err : "(no message)");
+		goto out;
+	}
+	t->blobs = g_hash_table_new_full(g_str_hash, g_str_equal, g_free,
+					 (GDestroyNotify)g_bytes_unref);
+	for (const char *p = out; *p; p += strlen(p) + 1) {
+		char *spec = g_strdup_printf(":./%s", p);
+		const char *show[] = { "git", "-C", t->root, "cat-file",
+				       "blob", spec, NULL };
+		char *blob = NULL;
+		gsize n = 0;
+		int st = -1;
+
+		if (is_c_source(p) &&
+		    run_capture_len(show, NULL, &blob, &n, &st, NULL) &&
+		    st == 0)
+			g_hash_table_insert(t->blobs, g_strdup(p),
+					    g_bytes_new_take(blob, n));
+		else
+			g_free(blob);
+		g_free(spec);
+	}
+	for (guint i = 0; i < files->len; i++)
+		g_hash_table_add(listed, files->pdata[i]);
+	/* staged, gone from the work tree: still committed */
+	{
+		GHashTableIter it;
+		gpointer path;
+		bool more = false;
+
+		g_hash_table_iter_init(&it, added);
+		while (g_hash_table_iter_next(&it, &path, NULL)) {
+			if (!is_c_source(path) ||
+			    g_hash_table_contains(listed, path) ||
+			    !g_hash_table_contains(t->blobs, path))
+				continue;
+			g_ptr_array_add(files, g_strdup(path));
+			more = true;
+		}
+		if (more)
+			g_ptr_array_sort(files, cmp_str);
+	}
+	ok = true;
+out:
+	g_hash_table_destroy(listed);
+	g_free(out);
+	g_free(err);
+	return ok;
 }
 
 bool since_has_line(GHashTable *added, const char *file, unsigned int line)

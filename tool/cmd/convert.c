@@ -1,10 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * timerconv convert: the conversion as a unified diff on stdout, or
- * written in place.  Writing is all or nothing: every file is checked
- * writable first, each is replaced atomically, and signals wait until the
- * last one is done, so an interrupted run never leaves a unit half
- * converted.
+ * written in place.  Writing keeps units whole: every file is checked
+ * writable first; a file edited while the run worked is not written, nor
+ * is any file of a unit it takes part in (the units are refused, the
+ * rest is written); the files are replaced through a journal
+ * (journal.h), so that a run killed between two renames is finished or
+ * undone by the next one.
  */
 #include <signal.h>
 #include <stdio.h>
@@ -14,6 +16,7 @@
 
 #include "convert.h"
 #include "diff.h"
+#include "journal.h"
 #include "pipeline.h"
 #include "progress.h"
 #include "report.h"
@@ -27,6 +30,8 @@ struct convert_opts {
 	gboolean quiet;
 	gboolean follow_units;
 	gboolean keep_data;
+	gboolean verbose;
+	gboolean recover;
 	int jobs;
 	int timeout;
 	char *report;
@@ -68,40 +73,138 @@ static bool check_writable(struct run *r, GPtrArray *changed)
 	return ok;
 }
 
-static bool write_in_place(struct run *r, GPtrArray *changed)
+/*
+ * Files edited on disk since the run read them are not written, and a
+ * unit is all its files or none: every converted unit that changes a
+ * dropped file is refused, and its files dropped in turn, until no
+ * converted unit touches a dropped file.
+ */
+static void drop_stale(struct run *r, GHashTable *dropped, const char *why)
 {
-	sigset_t block, old;
-	bool ok = true;
+	bool more = true;
+
+	while (more) {
+		more = false;
+		for (guint i = 0; i < r->cv.units->len; i++) {
+			struct unit *u = r->cv.units->pdata[i];
+			GHashTableIter it;
+			gpointer f;
+			bool hit = false;
+
+			if (u->reason)
+				continue;
+			g_hash_table_iter_init(&it, u->files);
+			while (!hit && g_hash_table_iter_next(&it, &f, NULL))
+				hit = g_hash_table_contains(dropped, f) &&
+				      ((struct cfile *)f)->new_text;
+			if (!hit)
+				continue;
+			unit_refuse(u, why,
+				    "not written: a file of the unit changed on disk while timerconv ran");
+			g_hash_table_iter_init(&it, u->files);
+			while (g_hash_table_iter_next(&it, &f, NULL))
+				g_hash_table_add(dropped, f);
+			more = true;
+		}
+	}
+	plan_settle(&r->cv);
+}
+
+static GPtrArray *jfiles(GPtrArray *changed, GHashTable *dropped)
+{
+	GPtrArray *out = g_ptr_array_new_with_free_func(g_free);
+
+	for (guint i = 0; i < changed->len; i++) {
+		struct cfile *f = changed->pdata[i];
+		struct jfile *j;
+
+		if (g_hash_table_contains(dropped, f))
+			continue;
+		j = g_new0(struct jfile, 1);
+		j->path = f->path;
+		j->old_text = f->is_new ? NULL : f->text;
+		j->old_len = f->len;
+		j->new_text = f->new_text;
+		j->new_len = f->new_len;
+		g_ptr_array_add(out, j);
+	}
+	return out;
+}
+
+/* Say what was not written, and forget its new text: the summary and the
+ * report then tell what the tree holds. */
+static void report_dropped(GPtrArray *changed, GHashTable *stale,
+			   GHashTable *dropped)
+{
+	for (guint i = 0; i < changed->len; i++) {
+		struct cfile *f = changed->pdata[i];
+
+		if (g_hash_table_contains(stale, f))
+			tc_error("%s: changed on disk while timerconv ran: not written (run again to convert it)",
+				 f->path);
+		else if (g_hash_table_contains(dropped, f))
+			tc_error("%s: not written: it shares a unit with a file that changed on disk",
+				 f->path);
+		else
+			continue;
+		g_free(f->new_text);
+		f->new_text = NULL;
+		f->new_len = 0;
+	}
+}
+
+static bool write_in_place(struct run *r, GPtrArray *changed,
+			   const char *jpath)
+{
+	GHashTable *stale = g_hash_table_new(NULL, NULL);
+	GHashTable *dropped = g_hash_table_new(NULL, NULL);
+	GError *error = NULL;
+	bool ok = false;
 
 	if (!check_writable(r, changed)) {
 		tc_error("nothing was written");
-		return false;
+		goto out;
 	}
-	sigemptyset(&block);
-	sigaddset(&block, SIGINT);
-	sigaddset(&block, SIGTERM);
-	sigaddset(&block, SIGHUP);
-	sigprocmask(SIG_BLOCK, &block, &old);
-	for (guint i = 0; i < changed->len; i++) {
-		struct cfile *f = changed->pdata[i];
-		char *abs = tree_abspath(&r->tree, f->path);
-		GError *error = NULL;
+	for (;;) {
+		GPtrArray *files = jfiles(changed, dropped);
+		GPtrArray *now_stale = NULL;
+		bool written;
 
-		if (f->is_new) {
-			char *dir = g_path_get_dirname(abs);
-
-			g_mkdir_with_parents(dir, 0755);
-			g_free(dir);
+		if (!files->len) {
+			g_ptr_array_free(files, TRUE);
+			break;
 		}
-		if (!write_file_atomic(abs, f->new_text, f->new_len, -1,
-				       &error)) {
-			tc_error("%s", error->message);
+		written = journal_write(jpath, r->tree.root, files, &now_stale,
+					&error);
+		if (written || !now_stale)
+			g_ptr_array_free(files, TRUE);
+		if (written)
+			break;
+		if (!now_stale) {
+			tc_error("%s; nothing was written", error->message);
 			g_error_free(error);
-			ok = false;
+			goto out;
 		}
-		g_free(abs);
+		for (guint i = 0; i < now_stale->len; i++) {
+			struct jfile *j = now_stale->pdata[i];
+			struct cfile *f = conv_file(&r->cv, j->path);
+
+			g_hash_table_add(stale, f);
+			g_hash_table_add(dropped, f);
+			/* the compat header, created meanwhile: the files
+			 * that include it cannot go without it */
+			for (guint k = 0; f->is_new && k < changed->len; k++)
+				g_hash_table_add(dropped, changed->pdata[k]);
+			drop_stale(r, dropped, f->path);
+		}
+		g_ptr_array_free(now_stale, TRUE);
+		g_ptr_array_free(files, TRUE);
 	}
-	sigprocmask(SIG_SETMASK, &old, NULL);
+	report_dropped(changed, stale, dropped);
+	ok = !g_hash_table_size(dropped);
+out:
+	g_hash_table_destroy(stale);
+	g_hash_table_destroy(dropped);
 	return ok;
 }
 
@@ -118,6 +221,50 @@ static void print_diff(GPtrArray *changed)
 	fwrite(out->str, 1, out->len, stdout);
 	fflush(stdout);
 	g_string_free(out, TRUE);
+}
+
+/*
+ * The tree to run on (see cli_tree()), what git thinks of it, and what a
+ * killed run left there: finished or undone before anything else.
+ */
+static bool open_tree(struct convert_opts *o, char **root, char **jpath)
+{
+	struct tree probe;
+	GError *error = NULL;
+	char *msg = NULL;
+	bool ok;
+
+	cli_tree(o->tree, o->kernel_headers != NULL, &o->paths, root);
+	if (!tree_open(&probe, *root, &error)) {
+		tc_error("%s", error->message);
+		g_error_free(error);
+		return false;
+	}
+	if (probe.git_refused)
+		tc_warn("git will not read %s, so .gitignore is not applied: %s",
+			probe.root, probe.git_refused);
+	*jpath = journal_path(&probe);
+	tree_close(&probe);
+	/* a diff of a tree half written would be no better; and a diff
+	 * run writes nothing */
+	if (!o->in_place && !o->recover &&
+	    g_file_test(*jpath, G_FILE_TEST_EXISTS)) {
+		tc_error("a killed convert --in-place left %s half written (%s): run timerconv convert --recover first",
+			 *root, *jpath);
+		return false;
+	}
+	ok = journal_recover(*jpath, &msg, &error);
+	if (!ok) {
+		tc_error("%s", error->message);
+		g_error_free(error);
+	} else if (msg) {
+		fprintf(stderr, "timerconv: %s\n", msg);
+		g_free(msg);
+	} else if (o->recover) {
+		fprintf(stderr, "timerconv: nothing to recover: no killed convert --in-place left a journal (%s)\n",
+			*jpath);
+	}
+	return ok;
 }
 
 static int run_convert(struct convert_opts *o)
@@ -140,6 +287,7 @@ static int run_convert(struct convert_opts *o)
 	struct run r;
 	GError *error = NULL;
 	GPtrArray *changed;
+	char *root = NULL, *jpath = NULL;
 	int rc = EXIT_OK;
 
 	progress_init(o->quiet);
@@ -149,6 +297,21 @@ static int run_convert(struct convert_opts *o)
 	}
 	if (o->verify)
 		po.verify = &vo;
+	/* a report that cannot be written fails the run: know it before a
+	 * file is changed */
+	if (o->report && !output_file_ok("--report", o->report, &error)) {
+		tc_error("%s", error->message);
+		g_error_free(error);
+		return EXIT_ERROR;
+	}
+	if (!open_tree(o, &root, &jpath)) {
+		rc = EXIT_ERROR;
+		goto out;
+	}
+	if (o->recover)
+		goto out;
+	po.tree = root;
+	po.paths = o->paths;
 	if (!pipeline_run(&r, &po, &error)) {
 		progress_end();
 		if (interrupted())
@@ -156,14 +319,14 @@ static int run_convert(struct convert_opts *o)
 		else
 			tc_error("%s", error ? error->message : "failed");
 		g_clear_error(&error);
-		pipeline_free(&r);
-		return EXIT_ERROR;
+		rc = EXIT_ERROR;
+		goto out_run;
 	}
 	progress_end();
 	if (interrupted()) {
 		tc_error("interrupted; no file was changed");
-		pipeline_free(&r);
-		return EXIT_ERROR;
+		rc = EXIT_ERROR;
+		goto out_run;
 	}
 	if (o->scan_only) {
 		GPtrArray *files = pipeline_candidates(&r);
@@ -173,30 +336,33 @@ static int run_convert(struct convert_opts *o)
 		fprintf(stderr, "timerconv: %u of %u files are candidates\n",
 			files->len, r.nfiles_scanned);
 		g_ptr_array_free(files, TRUE);
-		pipeline_free(&r);
-		return EXIT_OK;
+		goto out_run;
 	}
 	changed = pipeline_changed(&r);
 	if (o->in_place) {
-		if (!write_in_place(&r, changed))
+		if (!write_in_place(&r, changed, jpath))
 			rc = EXIT_ERROR;
 	} else {
 		print_diff(changed);
 	}
-	report_summary(&r);
+	report_summary_full(&r, o->verbose);
 	if (o->report && !report_write(&r, o->report, &error)) {
 		tc_error("%s", error->message);
 		g_clear_error(&error);
 		rc = EXIT_ERROR;
 	}
 	g_ptr_array_free(changed, TRUE);
+out_run:
 	pipeline_free(&r);
+out:
+	g_free(root);
+	g_free(jpath);
 	return rc;
 }
 
 int cmd_convert(int argc, char **argv)
 {
-	struct convert_opts o = { 0 };
+	struct convert_opts o = { .jobs = CLI_UNSET, .timeout = CLI_UNSET };
 	GOptionEntry entries[] = {
 		{ "tree", 'C', 0, G_OPTION_ARG_FILENAME, &o.tree,
 		  "Run on the tree in DIR (default: .); paths are relative to it",
@@ -218,6 +384,12 @@ int cmd_convert(int argc, char **argv)
 		  NULL },
 		{ "quiet", 'q', 0, G_OPTION_ARG_NONE, &o.quiet,
 		  "No progress line (there is none on a pipe anyway)", NULL },
+		{ "verbose", 'v', 0, G_OPTION_ARG_NONE, &o.verbose,
+		  "In the summary, every refused site (default: the first 3 of each reason)",
+		  NULL },
+		{ "recover", 0, 0, G_OPTION_ARG_NONE, &o.recover,
+		  "Only finish or undo what a killed convert --in-place left (--in-place does it first)",
+		  NULL },
 		{ "report", 0, 0, G_OPTION_ARG_FILENAME, &o.report,
 		  "Write a JSON report of every site and unit to FILE", "FILE" },
 		{ "target", 0, 0, G_OPTION_ARG_STRING, &o.target,
@@ -250,7 +422,7 @@ int cmd_convert(int argc, char **argv)
 		  "DIR" },
 		VERIFY_MAKE_ARG_OPTION(o.make_args),
 		{ G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_FILENAME_ARRAY,
-		  &o.paths, NULL, "[PATH…]" },
+		  &o.paths, NULL, NULL },
 		{ NULL }
 	};
 	GOptionContext *ctx = g_option_context_new("[PATH…]");
@@ -273,12 +445,22 @@ int cmd_convert(int argc, char **argv)
 		"config does not build is reported, not counted as verified.  With\n"
 		"--kernel-headers KDIR, out-of-tree code is built as modules\n"
 		"(make -C KDIR M=DIR) in a copy of the tree.\n"
+		"--in-place writes a unit's files all or none: a file edited\n"
+		"while the run worked is not written, nor are the files of its\n"
+		"units (exit 2); the renames go through a journal, and a run\n"
+		"killed among them is finished or undone by the next\n"
+		"convert --in-place or by --recover.  Run from a subdirectory\n"
+		"of a git work tree, convert works on the whole work tree and\n"
+		"changes the subdirectory (paths are relative to the top).\n"
 		"Exit status: 0 the run completed (refusals are not errors),\n"
-		"2 error (bad path, no spatch, unwritable file, interrupted).");
+		"2 error (bad path, no spatch, unwritable file, a file changed\n"
+		"during the run, interrupted).");
 	g_option_context_add_main_entries(ctx, entries, NULL);
 	if (!cli_parse(ctx, "convert", &argc, &argv))
 		return EXIT_ERROR;
-	rc = run_convert(&o);
+	rc = EXIT_ERROR;
+	if (cli_jobs(&o.jobs) && cli_timeout(&o.timeout))
+		rc = run_convert(&o);
 	g_free(o.tree);
 	g_free(o.report);
 	g_free(o.macro_file);

@@ -2,6 +2,7 @@
 /*
  * timerconv: move kernel code off the timer API that v4.15 removed.
  */
+#include <locale.h>
 #include <malloc.h>
 #include <stdio.h>
 #include <string.h>
@@ -27,17 +28,25 @@ static const struct command {
 
 static void usage(FILE *out)
 {
+	/* "…" only where the locale's charset has it (see cli_parse()) */
+	const char *dots = g_get_charset(NULL) ? "…" : "...";
+
 	fprintf(out,
-		"Usage: timerconv COMMAND [OPTION…] [PATH…]\n"
+		"Usage: timerconv COMMAND [OPTION%s] [PATH%s]\n"
 		"\n"
 		"Move Linux kernel code from setup_timer()/init_timer() and\n"
 		"callbacks taking unsigned long to timer_setup() and from_timer().\n"
 		"\n"
-		"Commands:\n");
+		"Commands:\n", dots, dots);
 	for (size_t i = 0; i < G_N_ELEMENTS(commands); i++)
 		fprintf(out, "  %-9s %s\n", commands[i].name,
 			commands[i].summary);
 	fprintf(out,
+		"\n"
+		"\n"
+		"Options:\n"
+		"  -h, --help     Show this help and exit\n"
+		"  --version      Print the version and exit\n"
 		"\n"
 		"Run 'timerconv COMMAND --help' for the options of a command.\n"
 		"Exit status: 0 success, 1 findings (check), 2 error.\n");
@@ -54,6 +63,10 @@ int main(int argc, char **argv)
 	mallopt(M_MMAP_THRESHOLD, 64 << 20);
 	mallopt(M_TRIM_THRESHOLD, 128 << 20);
 #endif
+	/* messages and --help in the user's language and charset; numbers
+	 * printed the C way whatever the locale ("24.0 s") */
+	setlocale(LC_ALL, "");
+	setlocale(LC_NUMERIC, "C");
 	if (argc < 2) {
 		usage(stderr);
 		return EXIT_ERROR;

@@ -14,6 +14,7 @@
 
 #include "blank.h"
 #include "compat.h"
+#include "damage.h"
 #include "pipeline.h"
 #include "progress.h"
 #include "speculate.h"
@@ -295,7 +296,7 @@ static bool run_facts(struct run *r, const struct pipeline_opts *o,
 		struct spatch_file *sf;
 		char *input;
 
-		if (!has_work(f))
+		if (!has_work(f) || f->damage)
 			continue;
 		if (spec) {
 			input = spec_input(spec, f,
@@ -442,8 +443,15 @@ static bool gather(struct run *r, const struct pipeline_opts *o,
 	/* the planner lexes again the few files it looks into: spatch,
 	 * meanwhile, has the memory */
 	for (guint i = 0; i < r->cv.files->len; i++) {
-		refs_find(r->cv.files->pdata[i], names);
-		cfile_forget_tokens(r->cv.files->pdata[i]);
+		struct cfile *f = r->cv.files->pdata[i];
+		size_t n;
+		const struct token *t;
+
+		refs_find(f, names);
+		t = cfile_tokens(f, &n);
+		f->damage = damage_find(f->text, f->len, t, n,
+					&f->damage_line, &f->conflict_line);
+		cfile_forget_tokens(f);
 	}
 	timing("refs");
 	ok = o->scan_only || run_facts(r, o, names, error);
@@ -603,6 +611,12 @@ bool pipeline_run(struct run *r, const struct pipeline_opts *o,
 	}
 	r->env.jobs = r->cv.jobs;
 	r->env.timeout = o->timeout > 0 ? o->timeout : DEFAULT_TIMEOUT;
+	if (o->macro_file && !g_file_test(o->macro_file,
+					   G_FILE_TEST_IS_REGULAR)) {
+		g_set_error(error, G_FILE_ERROR, G_FILE_ERROR_NOENT,
+			    "--macro-file %s: no such file", o->macro_file);
+		return false;
+	}
 	r->env.macro_file = g_strdup(o->macro_file);
 	r->env.progress = progress_cb;
 	/* spatch is needed even when there is nothing to do: say so early */

@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "damage.h"
 #include "diff.h"
 #include "report.h"
 #include "util.h"
@@ -21,18 +22,22 @@ const char *csite_kind(const struct csite *s)
 struct tally {
 	guint sites, converted, refused;
 	guint kept;		/* converted with their data kept */
-	GHashTable *reasons;	/* reason -> count */
+	GHashTable *reasons;	/* reason -> GPtrArray of its csites */
 	GPtrArray *order;	/* reasons, first seen first */
 };
+
+/* How many sites of a reason the summary names without -v. */
+#define SUMMARY_SITES	3
 
 static void tally(struct run *r, struct tally *t)
 {
 	memset(t, 0, sizeof(*t));
-	t->reasons = g_hash_table_new(g_str_hash, g_str_equal);
+	t->reasons = g_hash_table_new_full(g_str_hash, g_str_equal, NULL,
+					   (GDestroyNotify)g_ptr_array_unref);
 	t->order = g_ptr_array_new();
 	for (guint i = 0; r->cv.sites && i < r->cv.sites->len; i++) {
 		struct csite *s = r->cv.sites->pdata[i];
-		guint n;
+		GPtrArray *sites;
 
 		if (!csite_counted(s))
 			continue;
@@ -43,19 +48,64 @@ static void tally(struct run *r, struct tally *t)
 			continue;
 		}
 		t->refused++;
-		n = GPOINTER_TO_UINT(g_hash_table_lookup(t->reasons,
-							 s->reason));
-		if (!n)
+		sites = g_hash_table_lookup(t->reasons, s->reason);
+		if (!sites) {
+			sites = g_ptr_array_new();
 			g_ptr_array_add(t->order, s->reason);
-		g_hash_table_insert(t->reasons, s->reason,
-				    GUINT_TO_POINTER(n + 1));
+			g_hash_table_insert(t->reasons, s->reason, sites);
+		}
+		g_ptr_array_add(sites, s);
 	}
+}
+
+static guint tally_count(struct tally *t, const char *reason)
+{
+	return ((GPtrArray *)g_hash_table_lookup(t->reasons, reason))->len;
 }
 
 static void tally_clear(struct tally *t)
 {
 	g_hash_table_destroy(t->reasons);
 	g_ptr_array_free(t->order, TRUE);
+}
+
+static int cmp_site(gconstpointer a, gconstpointer b)
+{
+	const struct csite *x = *(struct csite *const *)a;
+	const struct csite *y = *(struct csite *const *)b;
+	int c = strcmp(x->file->path, y->file->path);
+
+	if (c)
+		return c;
+	if (x->site->line != y->site->line)
+		return x->site->line < y->site->line ? -1 : 1;
+	return x->site->col < y->site->col ? -1 : x->site->col > y->site->col;
+}
+
+/*
+ * Where a reason's sites are, gcc-style: the first SUMMARY_SITES on one
+ * line, or with verbose every one on a line of its own.
+ */
+static void print_sites(GPtrArray *sites, bool verbose)
+{
+	guint shown = verbose ? sites->len : MIN(sites->len, SUMMARY_SITES);
+
+	g_ptr_array_sort(sites, cmp_site);
+	for (guint i = 0; i < shown; i++) {
+		struct csite *s = sites->pdata[i];
+
+		fprintf(stderr, "%s%s:%u:%u", verbose ? "timerconv:          " :
+					     i ? ", " : "timerconv:          ",
+			s->file->path, s->site->line, s->site->col + 1);
+		if (verbose)
+			fputc('\n', stderr);
+	}
+	if (verbose)
+		return;
+	if (shown < sites->len)
+		fprintf(stderr, " and %u more (-v lists them all)",
+			sites->len - shown);
+	fputc('\n', stderr);
 }
 
 static guint units_converted(struct run *r)
@@ -69,6 +119,11 @@ static guint units_converted(struct run *r)
 }
 
 void report_summary(struct run *r)
+{
+	report_summary_full(r, false);
+}
+
+void report_summary_full(struct run *r, bool verbose)
 {
 	GPtrArray *changed = pipeline_changed(r);
 	struct tally t;
@@ -88,12 +143,21 @@ void report_summary(struct run *r)
 		const char *reason = t.order->pdata[i];
 
 		fprintf(stderr, "timerconv:   %4u refused: %s\n",
-			GPOINTER_TO_UINT(g_hash_table_lookup(t.reasons, reason)),
-			reason);
+			tally_count(&t, reason), reason);
+		print_sites(g_hash_table_lookup(t.reasons, reason), verbose);
 	}
 	for (guint i = 0; r->cv.files && i < r->cv.files->len; i++) {
 		struct cfile *f = r->cv.files->pdata[i];
 
+		if (f->damage)
+			fprintf(stderr, "timerconv: warning: %s:%u: %s: the file is left alone\n",
+				f->path, f->damage_line,
+				!strcmp(f->damage, DAMAGE_CONFLICT) ?
+				"merge conflict marker" :
+				"comment not closed before the end of the file");
+		if (f->conflict_line && !f->damage)
+			fprintf(stderr, "timerconv: warning: %s:%u: merge conflict marker around preprocessor lines only: the code converts as if it were not there; resolve the conflict before building\n",
+				f->path, f->conflict_line);
 		if (f->compat_missing)
 			fprintf(stderr, "timerconv: warning: %s: could not add the #include of %s (no #include <...> to put it after)\n",
 				f->path, r->cv.compat_header);
@@ -265,8 +329,8 @@ bool report_write(struct run *r, const char *path, GError **error)
 	json_builder_set_member_name(b, "refused_by_reason");
 	json_builder_begin_object(b);
 	for (guint i = 0; i < t.order->len; i++)
-		add_int(b, t.order->pdata[i], GPOINTER_TO_UINT(
-			g_hash_table_lookup(t.reasons, t.order->pdata[i])));
+		add_int(b, t.order->pdata[i],
+			tally_count(&t, t.order->pdata[i]));
 	json_builder_end_object(b);
 	verify_json(&r->cv, b);
 	json_builder_end_object(b);

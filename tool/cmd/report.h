@@ -11,6 +11,8 @@
 #include "pipeline.h"
 
 void report_summary(struct run *r);
+/* With verbose, every refused site, not the first few of each reason. */
+void report_summary_full(struct run *r, bool verbose);
 bool report_write(struct run *r, const char *path, GError **error);
 
 /* Kind of a site as the report names it: setup_timer, data-field, ... */

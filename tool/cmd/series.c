@@ -1064,8 +1064,10 @@ static bool options_ok(struct series *s, GError **error)
 			return false;
 		}
 	}
+	/* a file, or a path through one: said before the conversion */
 	if (!o->dry_run && (o->out || !o->branch) &&
-	    !series_out_check(out_dir(s), o->force, &s->stale, error))
+	    (!output_dir_ok("--out", out_dir(s), error) ||
+	     !series_out_check(out_dir(s), o->force, &s->stale, error)))
 		return false;
 	return true;
 }
@@ -1099,7 +1101,12 @@ static int run_series(struct series_opts *o)
 	if (!tree_open(&probe, s.root, &error))
 		return fail(&s, error, NULL);
 	s.is_git = probe.is_git;
+	if (probe.git_refused)	/* git's own words (dubious ownership) */
+		g_set_error(&error, G_FILE_ERROR, G_FILE_ERROR_ACCES, "%s",
+			    probe.git_refused);
 	tree_close(&probe);
+	if (error)
+		return fail(&s, error, NULL);
 	s.shas = g_ptr_array_new_with_free_func(g_free);
 	s.dropped = g_ptr_array_new();
 	s.unbuilt = g_ptr_array_new();
@@ -1170,7 +1177,7 @@ static int run_series(struct series_opts *o)
 
 int cmd_series(int argc, char **argv)
 {
-	struct series_opts o = { 0 };
+	struct series_opts o = { .jobs = CLI_UNSET, .timeout = CLI_UNSET };
 	GOptionEntry entries[] = {
 		{ "tree", 'C', 0, G_OPTION_ARG_FILENAME, &o.tree,
 		  "The git tree to convert (default: .); it is not modified",
@@ -1233,7 +1240,7 @@ int cmd_series(int argc, char **argv)
 		  "DIR" },
 		VERIFY_MAKE_ARG_OPTION(o.make_args),
 		{ G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_FILENAME_ARRAY,
-		  &o.paths, NULL, "[PATH…]" },
+		  &o.paths, NULL, NULL },
 		{ NULL }
 	};
 	GOptionContext *ctx = g_option_context_new("[PATH…]");
@@ -1253,7 +1260,9 @@ int cmd_series(int argc, char **argv)
 	g_option_context_add_main_entries(ctx, entries, NULL);
 	if (!cli_parse(ctx, "series", &argc, &argv))
 		return EXIT_ERROR;
-	rc = run_series(&o);
+	rc = EXIT_ERROR;
+	if (cli_jobs(&o.jobs) && cli_timeout(&o.timeout))
+		rc = run_series(&o);
 	g_free(o.tree);
 	g_free(o.out);
 	g_free(o.split);

@@ -37,6 +37,10 @@ struct cfile {
 	struct file_facts *facts;	/* facts pass */
 	char *spatch_error;		/* the facts pass failed */
 	bool timed_out;
+	const char *damage;		/* not given to spatch: damage.h */
+	unsigned int damage_line;
+	unsigned int conflict_line;	/* conflict markers around #includes
+					 * only (converted, with a warning) */
 	GPtrArray *refs;		/* struct cb_ref * */
 	GPtrArray *cb_names;		/* callback names among its
 					 * identifiers, in any context */

@@ -401,6 +401,11 @@ static GSubprocess *launch(struct runner *r, struct batch *b, GError **error)
 		g_ptr_array_add(argv, g_strdup(SYSTEM_PYTHON));
 	}
 	g_ptr_array_add(argv, g_strdup("--very-quiet"));
+	/* spatch 1.1.1 writes its cocci-output-* files to /tmp whatever
+	 * TMPDIR says, and leaves them when interrupted: --temp-files puts
+	 * them in our directory, removed at exit */
+	g_ptr_array_add(argv, g_strdup("--temp-files"));
+	g_ptr_array_add(argv, g_strdup(env->workdir));
 	g_ptr_array_add(argv, g_strdup("--no-includes"));
 	g_ptr_array_add(argv, g_strdup("--no-show-diff"));
 	/* spatch re-lays out the statements it touches to this width: at 80
@@ -459,7 +464,7 @@ static GSubprocess *launch(struct runner *r, struct batch *b, GError **error)
 	if (!g_getenv("OCAMLRUNPARAM") && !g_getenv("CAMLRUNPARAM"))
 		g_subprocess_launcher_setenv(l, "OCAMLRUNPARAM",
 					     SPATCH_GC_PACE, TRUE);
-	/* spatch writes its own temporaries; keep them in our directory. */
+	/* and its Python's, for good measure */
 	g_subprocess_launcher_setenv(l, "TMPDIR", env->workdir, TRUE);
 	proc = g_subprocess_launcher_spawnv(l,
 		(const char *const *)argv->pdata, error);

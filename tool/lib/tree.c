@@ -22,7 +22,7 @@ bool tree_open(struct tree *t, const char *root, GError **error)
 {
 	const char *argv[] = { "git", "-C", root, "rev-parse",
 			       "--is-inside-work-tree", NULL };
-	char *out = NULL;
+	char *out = NULL, *err = NULL;
 	int status = -1;
 	size_t n;
 
@@ -36,10 +36,16 @@ bool tree_open(struct tree *t, const char *root, GError **error)
 	n = strlen(t->root);
 	while (n > 1 && t->root[n - 1] == '/')
 		t->root[--n] = '\0';
-	if (!run_capture(argv, NULL, &out, &status, true, NULL))
+	if (!run_capture_err(argv, NULL, &out, &err, &status, NULL))
 		status = -1;
 	t->is_git = status == 0 && out && g_str_has_prefix(out, "true");
+	/* a repository git will not touch (another user's: "dubious
+	 * ownership") is read as a plain directory; say why.  Its message
+	 * names safe.directory in every language git speaks. */
+	if (status > 0 && err && strstr(err, "safe.directory"))
+		t->git_refused = g_strdup(err);
 	g_free(out);
+	g_free(err);
 	return true;
 }
 
@@ -47,6 +53,11 @@ void tree_close(struct tree *t)
 {
 	g_free(t->root);
 	t->root = NULL;
+	g_free(t->git_refused);
+	t->git_refused = NULL;
+	if (t->blobs)
+		g_hash_table_destroy(t->blobs);
+	t->blobs = NULL;
 }
 
 char *tree_abspath(const struct tree *t, const char *rel)
@@ -71,10 +82,23 @@ bool tree_has(const struct tree *t, const char *rel)
 char *tree_read(const struct tree *t, const char *rel, size_t *len,
 		GError **error)
 {
-	char *abs = tree_abspath(t, rel);
+	GBytes *blob = t->blobs ? g_hash_table_lookup(t->blobs, rel) : NULL;
+	char *abs;
 	char *data = NULL;
 	gsize n = 0;
 
+	if (blob) {
+		const char *d = g_bytes_get_data(blob, &n);
+
+		data = g_malloc(n + 1);
+		if (n)
+			memcpy(data, d, n);
+		data[n] = '\0';
+		if (len)
+			*len = n;
+		return data;
+	}
+	abs = tree_abspath(t, rel);
 	if (!g_file_get_contents(abs, &data, &n, error))
 		data = NULL;
 	g_free(abs);

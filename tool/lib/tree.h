@@ -9,6 +9,11 @@
 struct tree {
 	char *root;		/* as given, without trailing slash */
 	bool is_git;		/* root is inside a git work tree */
+	char *git_refused;	/* git's message when it will not work in
+				 * the repository (safe.directory), or NULL */
+	GHashTable *blobs;	/* root-relative path -> GBytes that
+				 * tree_read() gives instead of the file
+				 * (check --cached: the index's), or NULL */
 };
 
 bool tree_open(struct tree *t, const char *root, GError **error);

@@ -12,11 +12,13 @@
 #include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include "util.h"
+#include "version.h"
 
 void tc_error(const char *fmt, ...)
 {
@@ -126,31 +128,27 @@ static void untrack(GPtrArray *arr, const char *path)
 	g_mutex_unlock(&tmp_lock);
 }
 
-bool write_file_atomic(const char *path, const char *data, size_t len,
-		       int mode, GError **error)
+/*
+ * Give fd the owner and group of like where they differ and we may (root
+ * may; a user may give a group it belongs to), then the mode: chown
+ * clears the set-id bits, so the mode comes after.
+ */
+static int take_owner(int fd, const struct stat *like, int mode)
 {
-	char *dir = g_path_get_dirname(path);
-	char *base = g_path_get_basename(path);
-	char *tmp = g_strdup_printf("%s/.%s.timerconv-XXXXXX", dir, base);
 	struct stat st;
-	bool ok = false;
-	int fd;
 
-	if (mode < 0)
-		mode = stat(path, &st) == 0 ? (int)(st.st_mode & 07777) : 0644;
-	if (access(path, F_OK) == 0 && access(path, W_OK) != 0) {
-		g_set_error(error, G_FILE_ERROR, G_FILE_ERROR_ACCES,
-			    "%s: file is not writable", path);
-		goto out;
-	}
-	fd = g_mkstemp_full(tmp, O_WRONLY, 0600);
-	if (fd < 0) {
-		g_set_error(error, G_FILE_ERROR, g_file_error_from_errno(errno),
-			    "%s: cannot create temporary file: %s", path,
-			    g_strerror(errno));
-		goto out;
-	}
-	track(&tmp_files, tmp);
+	if (like && fstat(fd, &st) == 0 &&
+	    (st.st_uid != like->st_uid || st.st_gid != like->st_gid) &&
+	    fchown(fd, like->st_uid, like->st_gid) < 0 &&
+	    st.st_gid != like->st_gid)
+		(void)!fchown(fd, (uid_t)-1, like->st_gid);
+	return fchmod(fd, like ? (mode_t)(like->st_mode & 07777) :
+				 (mode_t)mode);
+}
+
+static bool fill(int fd, const char *path, const char *data, size_t len,
+		 const struct stat *like, int mode, GError **error)
+{
 	for (size_t off = 0; off < len;) {
 		ssize_t n = write(fd, data + off, len - off);
 
@@ -162,15 +160,95 @@ bool write_file_atomic(const char *path, const char *data, size_t len,
 				    "%s: write failed: %s", path,
 				    g_strerror(errno));
 			close(fd);
-			goto fail;
+			return false;
 		}
 		off += n;
 	}
-	if (fchmod(fd, mode) < 0 || fsync(fd) < 0 || close(fd) < 0) {
+	if (take_owner(fd, like, mode) < 0 || fsync(fd) < 0) {
 		g_set_error(error, G_FILE_ERROR, g_file_error_from_errno(errno),
 			    "%s: %s", path, g_strerror(errno));
-		goto fail;
+		close(fd);
+		return false;
 	}
+	if (close(fd) < 0) {
+		g_set_error(error, G_FILE_ERROR, g_file_error_from_errno(errno),
+			    "%s: %s", path, g_strerror(errno));
+		return false;
+	}
+	return true;
+}
+
+bool write_file_new(const char *path, const char *data, size_t len,
+		    const struct stat *like, int mode, GError **error)
+{
+	int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+
+	if (fd < 0) {
+		g_set_error(error, G_FILE_ERROR, g_file_error_from_errno(errno),
+			    "%s: cannot create: %s", path, g_strerror(errno));
+		return false;
+	}
+	track(&tmp_files, path);
+	if (!fill(fd, path, data, len, like, mode, error)) {
+		unlink(path);
+		untrack(tmp_files, path);
+		return false;
+	}
+	return true;
+}
+
+void write_file_forget(const char *path)
+{
+	untrack(tmp_files, path);
+}
+
+void write_file_track(const char *path)
+{
+	track(&tmp_files, path);
+}
+
+void fsync_dir(const char *dir)
+{
+	int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+
+	if (fd >= 0) {
+		(void)fsync(fd);
+		close(fd);
+	}
+}
+
+bool write_file_atomic(const char *path, const char *data, size_t len,
+		       int mode, GError **error)
+{
+	char *dir = g_path_get_dirname(path);
+	char *base = g_path_get_basename(path);
+	char *tmp = g_strdup_printf("%s/.%s.timerconv-XXXXXX", dir, base);
+	struct stat st;
+	bool exists = stat(path, &st) == 0;
+	bool ok = false;
+	int fd;
+
+	if (exists && access(path, W_OK) != 0) {
+		g_set_error(error, G_FILE_ERROR, G_FILE_ERROR_ACCES,
+			    "%s: file is not writable", path);
+		goto out;
+	}
+	if (exists && mode >= 0) {
+		/* the mode asked for, the owner kept */
+		st.st_mode = (st.st_mode & ~07777) | (mode & 07777);
+	} else if (!exists) {
+		mode = mode < 0 ? 0644 : mode;
+	}
+	fd = g_mkstemp_full(tmp, O_WRONLY | O_CLOEXEC, 0600);
+	if (fd < 0) {
+		g_set_error(error, G_FILE_ERROR, g_file_error_from_errno(errno),
+			    "%s: cannot create temporary file: %s", path,
+			    g_strerror(errno));
+		goto out;
+	}
+	track(&tmp_files, tmp);
+	if (!fill(fd, path, data, len, exists ? &st : NULL, mode, error))
+		goto fail;
 	if (rename(tmp, path) < 0) {
 		g_set_error(error, G_FILE_ERROR, g_file_error_from_errno(errno),
 			    "%s: rename failed: %s", path, g_strerror(errno));
@@ -286,24 +364,29 @@ bool interrupted(void)
 	return got_signal != 0;
 }
 
-bool run_capture(const char *const *argv, const char *cwd, char **out,
-		 int *status, bool quiet, GError **error)
+static bool capture(const char *const *argv, const char *cwd, char **out,
+		    gsize *outlen, char **err, int *status, bool quiet,
+		    GError **error)
 {
 	GSubprocessLauncher *l;
 	GSubprocess *proc;
-	GBytes *bytes = NULL;
+	GBytes *bytes = NULL, *ebytes = NULL;
+	GSubprocessFlags fl = G_SUBPROCESS_FLAGS_STDOUT_PIPE;
 	bool ok = false;
 
-	l = g_subprocess_launcher_new(G_SUBPROCESS_FLAGS_STDOUT_PIPE |
-				      (quiet ? G_SUBPROCESS_FLAGS_STDERR_SILENCE :
-					       0));
+	if (err)
+		fl |= G_SUBPROCESS_FLAGS_STDERR_PIPE;
+	else if (quiet)
+		fl |= G_SUBPROCESS_FLAGS_STDERR_SILENCE;
+	l = g_subprocess_launcher_new(fl);
 	if (cwd)
 		g_subprocess_launcher_set_cwd(l, cwd);
 	proc = g_subprocess_launcher_spawnv(l, argv, error);
 	g_object_unref(l);
 	if (!proc)
 		return false;
-	if (!g_subprocess_communicate(proc, NULL, NULL, &bytes, NULL, error))
+	if (!g_subprocess_communicate(proc, NULL, NULL, &bytes,
+				      err ? &ebytes : NULL, error))
 		goto out;
 	if (status)
 		*status = g_subprocess_get_if_exited(proc) ?
@@ -317,27 +400,259 @@ bool run_capture(const char *const *argv, const char *cwd, char **out,
 		if (n)
 			memcpy(*out, d, n);
 		(*out)[n] = '\0';
+		if (outlen)
+			*outlen = n;
+	}
+	if (err) {
+		gsize n;
+		const char *d = g_bytes_get_data(ebytes, &n);
+
+		*err = g_strchomp(g_strndup(d ? d : "", n));
 	}
 	ok = true;
 out:
 	if (bytes)
 		g_bytes_unref(bytes);
+	if (ebytes)
+		g_bytes_unref(ebytes);
 	g_object_unref(proc);
 	return ok;
+}
+
+bool run_capture(const char *const *argv, const char *cwd, char **out,
+		 int *status, bool quiet, GError **error)
+{
+	return capture(argv, cwd, out, NULL, NULL, status, quiet, error);
+}
+
+bool run_capture_err(const char *const *argv, const char *cwd, char **out,
+		     char **err, int *status, GError **error)
+{
+	return capture(argv, cwd, out, NULL, err, status, false, error);
+}
+
+bool run_capture_len(const char *const *argv, const char *cwd, char **out,
+		     gsize *len, int *status, GError **error)
+{
+	return capture(argv, cwd, out, len, NULL, status, true, error);
+}
+
+bool output_file_ok(const char *opt, const char *path, GError **error)
+{
+	char *dir = g_path_get_dirname(path);
+	const char *why = NULL;
+
+	if (g_file_test(path, G_FILE_TEST_IS_DIR))
+		why = "is a directory";
+	else if (!g_file_test(dir, G_FILE_TEST_EXISTS))
+		why = "its directory does not exist";
+	else if (!g_file_test(dir, G_FILE_TEST_IS_DIR))
+		why = "its directory is not a directory";
+	else if (access(dir, W_OK | X_OK) != 0)
+		why = "its directory is not writable";
+	else if (g_file_test(path, G_FILE_TEST_EXISTS) &&
+		 access(path, W_OK) != 0)
+		why = "not writable";
+	g_free(dir);
+	if (!why)
+		return true;
+	g_set_error(error, G_FILE_ERROR, G_FILE_ERROR_ACCES, "%s %s: %s",
+		    opt, path, why);
+	return false;
+}
+
+bool output_dir_ok(const char *opt, const char *path, GError **error)
+{
+	char *p = g_strdup(path);
+	const char *why = NULL;
+
+	/* the first part of the path that exists must be a directory we
+	 * may write in (or, for path itself, one we may add files to) */
+	while (!g_file_test(p, G_FILE_TEST_EXISTS)) {
+		char *up = g_path_get_dirname(p);
+
+		if (!strcmp(up, p)) {
+			g_free(up);
+			break;
+		}
+		g_free(p);
+		p = up;
+	}
+	if (!g_file_test(p, G_FILE_TEST_IS_DIR))
+		why = strcmp(p, path) ? "a part of the path is not a directory" :
+					"not a directory";
+	else if (access(p, W_OK | X_OK) != 0)
+		why = "not writable";
+	g_free(p);
+	if (!why)
+		return true;
+	g_set_error(error, G_FILE_ERROR, G_FILE_ERROR_NOTDIR, "%s %s: %s",
+		    opt, path, why);
+	return false;
+}
+
+/*
+ * GLib's help is UTF-8 ("[OPTION…]"), and g_print() turns what the
+ * locale's charset lacks into '?': "[OPTION?]" under LC_ALL=C.  Where
+ * the charset is not UTF-8, say it in ASCII instead.
+ */
+static void print_help(GOptionContext *ctx)
+{
+	static const char *const ascii[][2] = {
+		{ "\u2026", "..." }, { "\u2018", "'" }, { "\u2019", "'" },
+		{ "\u201c", "\"" }, { "\u201d", "\"" },
+	};
+	char *text = g_option_context_get_help(ctx, TRUE, NULL);
+
+	/* "Usage: timerconv check [OPTION…] [PATH…]" on one line, as
+	 * timerconv --help has it (and help2man reads it) */
+	if (g_str_has_prefix(text, "Usage:\n  ")) {
+		text[6] = ' ';
+		memmove(text + 7, text + 9, strlen(text + 9) + 1);
+	}
+	if (!g_get_charset(NULL)) {
+		for (size_t i = 0; i < G_N_ELEMENTS(ascii); i++) {
+			char **parts = g_strsplit(text, ascii[i][0], -1);
+
+			g_free(text);
+			text = g_strjoinv(ascii[i][1], parts);
+			g_strfreev(parts);
+		}
+	}
+	fputs(text, stdout);
+	fflush(stdout);
+	g_free(text);
 }
 
 bool cli_parse(GOptionContext *ctx, const char *cmd, int *argc,
 	       char ***argv)
 {
+	gboolean help = FALSE, version = FALSE;
+	GOptionEntry common[] = {
+		{ "help", 'h', 0, G_OPTION_ARG_NONE, &help,
+		  "Show this help and exit", NULL },
+		{ "version", 0, 0, G_OPTION_ARG_NONE, &version,
+		  "Print the version and exit", NULL },
+		{ NULL }
+	};
 	GError *error = NULL;
-	bool ok = g_option_context_parse(ctx, argc, argv, &error);
+	bool ok;
 
+	g_option_context_set_help_enabled(ctx, FALSE);
+	g_option_context_add_main_entries(ctx, common, NULL);
+	ok = g_option_context_parse(ctx, argc, argv, &error);
 	if (!ok) {
 		tc_error("%s (see timerconv %s --help)", error->message, cmd);
 		g_error_free(error);
+	} else if (help || version) {
+		if (help)
+			print_help(ctx);
+		else
+			printf("timerconv %s\n", TIMERCONV_VERSION);
+		g_option_context_free(ctx);
+		exit(EXIT_OK);
 	}
 	g_option_context_free(ctx);
 	return ok;
+}
+
+/* prefix/rel with "." and ".." resolved as far as they go; "." for
+ * nothing. */
+static char *join_rel(const char *prefix, const char *rel)
+{
+	char *whole = g_strconcat(prefix, "/", rel, NULL);
+	char **parts = g_strsplit(whole, "/", -1);
+	GPtrArray *out = g_ptr_array_new();
+	char *joined;
+
+	for (int i = 0; parts[i]; i++) {
+		const char *c = parts[i];
+
+		if (!*c || !strcmp(c, "."))
+			continue;
+		if (!strcmp(c, "..") && out->len &&
+		    strcmp(out->pdata[out->len - 1], ".."))
+			g_ptr_array_remove_index(out, out->len - 1);
+		else
+			g_ptr_array_add(out, (char *)c);
+	}
+	g_ptr_array_add(out, NULL);
+	joined = g_strjoinv("/", (char **)out->pdata);
+	g_ptr_array_free(out, TRUE);
+	g_strfreev(parts);
+	g_free(whole);
+	if (!*joined) {
+		g_free(joined);
+		joined = g_strdup(".");
+	}
+	return joined;
+}
+
+bool cli_tree(const char *given, bool own_root, char ***paths, char **root)
+{
+	const char *argv[] = { "git", "rev-parse", "--show-toplevel",
+			       "--show-prefix", NULL };
+	char *out = NULL;
+	char **lines = NULL;
+	int status = -1;
+	GPtrArray *np;
+
+	if (given || own_root ||
+	    !run_capture(argv, NULL, &out, &status, true, NULL) ||
+	    status != 0 || !(lines = g_strsplit(out, "\n", 3))[0] ||
+	    !lines[1] || !*lines[1]) {
+		*root = g_strdup(given ? given : ".");
+		g_strfreev(lines);
+		g_free(out);
+		return false;
+	}
+	/* lines: the top, then the way from it to here ("drivers/net/") */
+	*root = g_strdup(lines[0]);
+	np = g_ptr_array_new();
+	for (int i = 0; *paths && (*paths)[i]; i++)
+		g_ptr_array_add(np, g_path_is_absolute((*paths)[i]) ?
+				    g_strdup((*paths)[i]) :
+				    join_rel(lines[1], (*paths)[i]));
+	if (!np->len)
+		g_ptr_array_add(np, join_rel(lines[1], "."));
+	g_ptr_array_add(np, NULL);
+	g_strfreev(*paths);
+	*paths = (char **)g_ptr_array_free(np, FALSE);
+	g_strfreev(lines);
+	g_free(out);
+	return true;
+}
+
+static bool positive(const char *opt, int *v, const char *what)
+{
+	if (*v == CLI_UNSET) {
+		*v = 0;
+		return true;
+	}
+	if (*v > 0)
+		return true;
+	tc_error("%s %d: expected %s, 1 or more", opt, *v, what);
+	return false;
+}
+
+bool cli_jobs(int *jobs)
+{
+	int cap = cpu_count() * CLI_JOBS_PER_CPU;
+
+	if (!positive("--jobs", jobs, "a number of jobs"))
+		return false;
+	if (*jobs > cap) {
+		tc_warn("--jobs %d: capped at %d (%d times the %d CPU%s)",
+			*jobs, cap, CLI_JOBS_PER_CPU, cpu_count(),
+			cpu_count() == 1 ? "" : "s");
+		*jobs = cap;
+	}
+	return true;
+}
+
+bool cli_timeout(int *timeout)
+{
+	return positive("--timeout", timeout, "seconds");
 }
 
 char *text_normalize(const char *p, size_t len)

@@ -45,6 +45,8 @@ static struct csite *csite_new(struct conversion *cv, struct cfile *f,
 /* Why spatch has nothing on a site the scan saw. */
 static const char *unparsed_reason(const struct cfile *f)
 {
+	if (f->damage)
+		return f->damage;
 	if (f->timed_out)
 		return "not parsed: spatch timed out on this file";
 	if (f->spatch_error)
@@ -683,7 +685,9 @@ static void presort_sites(struct conversion *cv)
 							struct site, k);
 			struct csite *cs = csite_new(cv, f, s);
 
-			if (s->compat)
+			if (f->damage)
+				site_refuse(cs, f->damage);
+			else if (s->compat)
 				site_refuse(cs, s->compat_why);
 			else if (s->define_name)
 				site_refuse(cs, "inside a macro definition");
