@@ -14,6 +14,7 @@
 
 #include "blank.h"
 #include "compat.h"
+#include "facts_dump.h"
 #include "pipeline.h"
 #include "progress.h"
 #include "speculate.h"
@@ -242,6 +243,20 @@ static bool speculating(struct run *r)
 	return !r->cv.compat_header && !g_getenv("TIMERCONV_NO_SPECULATE");
 }
 
+/* TIMERCONV_FACTS_DUMP=DIR: the planner's fuzz seeds (facts_dump.h). */
+static void dump_facts(struct run *r, const struct pipeline_opts *o,
+		       GPtrArray *sfiles, GPtrArray *files)
+{
+	GPtrArray *records = g_ptr_array_new();
+
+	for (guint i = 0; i < sfiles->len; i++)
+		g_ptr_array_add(records,
+				((struct spatch_file *)sfiles->pdata[i])->records);
+	facts_dump(g_getenv("TIMERCONV_FACTS_DUMP"), &r->cv,
+		   o->paths && o->paths[0], files, records);
+	g_ptr_array_free(records, TRUE);
+}
+
 static bool run_facts(struct run *r, const struct pipeline_opts *o,
 		      GHashTable *names, GError **error)
 {
@@ -311,6 +326,8 @@ static bool run_facts(struct run *r, const struct pipeline_opts *o,
 			    "interrupted");
 		goto out;
 	}
+	if (g_getenv("TIMERCONV_FACTS_DUMP"))
+		dump_facts(r, o, sfiles, files);
 	ok = true;
 out:
 	spec_free(spec);

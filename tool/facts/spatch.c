@@ -9,6 +9,7 @@
  * its own sites, never its neighbours'.
  */
 #include <gio/gio.h>
+#include <json-glib/json-glib.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
@@ -824,6 +825,45 @@ static void read_exceptions(struct batch *b, GHashTable *by_input)
 	g_strfreev(lines);
 }
 
+/*
+ * TIMERCONV_FACTS_DUMP: each file's record lines as spatch printed them,
+ * for the planner's fuzz seeds (facts_dump.h).  Only then: it parses the
+ * output twice.
+ */
+static void keep_records(const char *out, GHashTable *by_input)
+{
+	JsonParser *parser = json_parser_new();
+
+	for (const char *line = out; line && *line;) {
+		const char *end = strchr(line, '\n');
+		size_t len = end ? (size_t)(end - line) + 1 : strlen(line);
+		const char *file = NULL;
+		struct spatch_file *f;
+		JsonNode *root, *n = NULL;
+
+		if (g_str_has_prefix(line, "TIMERCONV ") &&
+		    json_parser_load_from_data(parser, line + 10,
+					       (gssize)len - 10, NULL) &&
+		    (root = json_parser_get_root(parser)) &&
+		    JSON_NODE_HOLDS_OBJECT(root))
+			n = json_object_get_member(json_node_get_object(root),
+						   "file");
+		if (n && JSON_NODE_HOLDS_VALUE(n) &&
+		    json_node_get_value_type(n) == G_TYPE_STRING)
+			file = json_node_get_string(n);
+		f = file ? g_hash_table_lookup(by_input, file) : NULL;
+		if (f) {
+			char *more = g_strdup_printf("%s%.*s",
+				f->records ? f->records : "", (int)len, line);
+
+			g_free(f->records);
+			f->records = more;
+		}
+		line += len;
+	}
+	g_object_unref(parser);
+}
+
 /* Hand each file its records; a batch that failed is retried alone. */
 static GPtrArray *collect(struct runner *r, GHashTable *by_input)
 {
@@ -838,6 +878,8 @@ static GPtrArray *collect(struct runner *r, GHashTable *by_input)
 			continue;
 		}
 		read_exceptions(b, by_input);
+		if (g_getenv("TIMERCONV_FACTS_DUMP"))
+			keep_records(b->out_text, by_input);
 		facts = facts_parse_files(b->out_text ? b->out_text : "");
 		for (guint k = 0; k < b->files->len; k++) {
 			struct spatch_file *f = b->files->pdata[k];
@@ -1015,5 +1057,6 @@ void spatch_file_free(struct spatch_file *f)
 	g_free(f->input);
 	facts_free(f->facts);
 	g_free(f->error);
+	g_free(f->records);
 	g_free(f);
 }

@@ -48,6 +48,9 @@ struct spatch_file {
 	struct file_facts *facts;	/* its records, NULL if it failed */
 	bool timed_out;
 	char *error;		/* spatch failed on it */
+	/* its "TIMERCONV" lines as spatch printed them, kept only when
+	 * TIMERCONV_FACTS_DUMP is set (facts_dump.h) */
+	char *records;
 };
 
 /* Find the rules, check spatch and write the combined rule file. */

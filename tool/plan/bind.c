@@ -361,7 +361,10 @@ static void bind_setups(struct planner *pl, struct cfile *f)
 		bool cast = false;
 		char *name;
 
-		if (!cs || cs->reason)
+		/* a rename (del_timer() at v6.16) is never a setup's site:
+		 * bound, it would join a unit that plan_renames() refuses
+		 * it from, and the unit would convert without it */
+		if (!cs || cs->reason || cs->site->api->kind == API_RENAME)
 			continue;
 		if (s->kind == FS_INIT && !s->paired) {
 			b = binding_new(pl, B_LONE_INIT, f, NULL);
