@@ -361,10 +361,12 @@ static void bind_setups(struct planner *pl, struct cfile *f)
 		bool cast = false;
 		char *name;
 
-		/* a rename (del_timer() at v6.16) is never a setup's site:
-		 * bound, it would join a unit that plan_renames() refuses
-		 * it from, and the unit would convert without it */
-		if (!cs || cs->reason || cs->site->api->kind == API_RENAME)
+		/* the record is of the call the scan saw there, by name: a
+		 * rename (del_timer() at v6.16) is never a setup's site, and
+		 * a name the API table lacks has nothing to plan with */
+		if (!cs || cs->reason ||
+		    api_lookup(s->api, strlen(s->api)) != cs->site->api ||
+		    cs->site->api->kind == API_RENAME)
 			continue;
 		if (s->kind == FS_INIT && !s->paired) {
 			b = binding_new(pl, B_LONE_INIT, f, NULL);
