@@ -291,6 +291,17 @@ static bool run_facts(struct run *r, const struct pipeline_opts *o,
 
 			input = g_canonicalize_filename(abs, NULL);
 			g_free(abs);
+			/* a name spatch cannot take goes as a copy */
+			if (!spatch_path_safe(input)) {
+				char *dir = g_build_filename(r->env.workdir,
+							     "facts", NULL);
+
+				g_free(input);
+				input = cfile_scratch_copy(f, dir, error);
+				g_free(dir);
+				if (!input)
+					goto out;
+			}
 		}
 		sf = spatch_file_new(input, NULL, f->len);
 		sf->names = f->cb_names;

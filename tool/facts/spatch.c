@@ -266,6 +266,13 @@ bool spatch_env_init(struct spatch_env *env, GError **error)
 		if (!env->workdir)
 			return false;
 	}
+	/* every file spatch reads or writes is in it (spatch_path_safe()) */
+	if (!spatch_path_safe(env->workdir)) {
+		g_set_error(error, G_FILE_ERROR, G_FILE_ERROR_INVAL,
+			    "%s: spatch cannot work in a directory with this name; set TMPDIR to one whose path has only letters, digits and / . _ - + , =",
+			    env->workdir);
+		return false;
+	}
 	text = combine_rules(env->cocci_dir, &env->include_rule, error);
 	if (!text)
 		return false;
@@ -1037,6 +1044,20 @@ void spatch_run_spec(struct spatch_env *env, GPtrArray *files,
 	};
 
 	run_files(&r, files);
+}
+
+bool spatch_path_safe(const char *path)
+{
+	if (!*path)
+		return false;
+	for (const char *p = path; *p; p++) {
+		if (!g_ascii_isalnum(*p) && !strchr("/._-+,=", *p))
+			return false;
+		/* a word starting with - is an option to diff */
+		if (*p == '-' && (p == path || p[-1] == '/'))
+			return false;
+	}
+	return true;
 }
 
 struct spatch_file *spatch_file_new(char *input, const char *sp_file,
