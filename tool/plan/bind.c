@@ -368,6 +368,11 @@ static void bind_setups(struct planner *pl, struct cfile *f)
 		    api_lookup(s->api, strlen(s->api)) != cs->site->api ||
 		    cs->site->api->kind == API_RENAME)
 			continue;
+		/* one record a site: a second at the same place (the same
+		 * call printed twice, or read two ways) would bind the site
+		 * to two timers, and one of them could refuse it alone */
+		if (facts_setup_at(f->facts, s->at) != s)
+			continue;
 		if (s->kind == FS_INIT && !s->paired) {
 			b = binding_new(pl, B_LONE_INIT, f, NULL);
 			b->setup = s;
