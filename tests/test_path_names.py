@@ -175,14 +175,18 @@ def test_check_of_a_file_named_with(shape, tmp_path):
 
 # ---- every spatch pass ----
 
-def test_convert_in_a_tree_whose_root_has_a_space_without_speculation(
-        tmp_path):
+@pytest.mark.parametrize("name", ["drv/plain.c", SHAPES["space"],
+                                  SHAPES["latin1"]],
+                         ids=["plain", "space", "latin1"])
+def test_convert_as_two_passes_in_a_tree_whose_root_has_a_space(
+        name, tmp_path):
     """Facts and patch as two passes: the facts pass reads the tree's own
-    files, not copies, unless spatch cannot take their names."""
-    tree = shape_tree(tmp_path, "drv/plain.c")
+    files, not copies, unless spatch cannot take their names (here the
+    root's name has a space: never)."""
+    tree = shape_tree(tmp_path, name)
     timerconv("convert", "-C", tree, "--in-place", check=0,
               env={"TIMERCONV_NO_SPECULATE": "1"})
-    assert (tree / "drv" / "plain.c").read_text() == GOOD_OUT
+    assert (tree / name).read_text() == GOOD_OUT
 
 
 @pytest.mark.parametrize("shape", ["space", "latin1"])

@@ -348,6 +348,14 @@ static void bind_define(struct planner *pl, struct binding *b)
 	g_free(name);
 }
 
+static bool site_bound(struct planner *pl, const struct csite *cs)
+{
+	for (guint i = 0; i < pl->bindings->len; i++)
+		if (((struct binding *)pl->bindings->pdata[i])->csite == cs)
+			return true;
+	return false;
+}
+
 static void bind_setups(struct planner *pl, struct cfile *f)
 {
 	struct conversion *cv = pl->cv;
@@ -371,7 +379,7 @@ static void bind_setups(struct planner *pl, struct cfile *f)
 		/* one record a site: a second at the same place (the same
 		 * call printed twice, or read two ways) would bind the site
 		 * to two timers, and one of them could refuse it alone */
-		if (facts_setup_at(f->facts, s->at) != s)
+		if (site_bound(pl, cs))
 			continue;
 		if (s->kind == FS_INIT && !s->paired) {
 			b = binding_new(pl, B_LONE_INIT, f, NULL);
