@@ -381,8 +381,10 @@ static void check_report_json(const char *path, gint64 counts[5])
 			FUZZ_ASSERT(JSON_NODE_HOLDS_NULL(
 				json_object_get_member(s, "reason")));
 			FUZZ_ASSERT(!JSON_NODE_HOLDS_NULL(unit));
+			gint id = (gint)json_node_get_int(unit);
+
 			FUZZ_ASSERT(g_hash_table_contains(unit_ok,
-				GINT_TO_POINTER((gint)json_node_get_int(unit))));
+							  GINT_TO_POINTER(id)));
 		} else {
 			refused++;
 			FUZZ_ASSERT(json_object_get_string_member(s, "reason"));
@@ -816,7 +818,7 @@ static bool mutate_record(struct pinput *in, unsigned int *st)
 		json_object_set_int_member(o, k, v + (gint64)rnd(st, 5) - 2);
 		break;
 	}
-	case 6: {	/* swap a field with the same field of another record */
+	case 6: {	/* a field from the same field of another record */
 		JsonParser *p2 = json_parser_new();
 		JsonObject *o2 = rec_object(p2, in->recs->pdata[
 					    rnd(st, in->recs->len)]);
@@ -837,8 +839,9 @@ static bool mutate_record(struct pinput *in, unsigned int *st)
 			"init_pair"
 		};
 
-		json_object_set_string_member(o, "kind",
-					      kinds[rnd(st, G_N_ELEMENTS(kinds))]);
+		guint k = rnd(st, G_N_ELEMENTS(kinds));
+
+		json_object_set_string_member(o, "kind", kinds[k]);
 		break;
 	}
 	default: {	/* swap two string fields of the record */
@@ -846,7 +849,9 @@ static bool mutate_record(struct pinput *in, unsigned int *st)
 		const char *b = pick_member(o, st, true);
 
 		if (a && b && strcmp(a, b)) {
-			char *va = g_strdup(json_object_get_string_member(o, a));
+			char *va;
+
+			va = g_strdup(json_object_get_string_member(o, a));
 
 			json_object_set_string_member(o, a,
 				json_object_get_string_member(o, b));

@@ -249,9 +249,11 @@ static void dump_facts(struct run *r, const struct pipeline_opts *o,
 {
 	GPtrArray *records = g_ptr_array_new();
 
-	for (guint i = 0; i < sfiles->len; i++)
-		g_ptr_array_add(records,
-				((struct spatch_file *)sfiles->pdata[i])->records);
+	for (guint i = 0; i < sfiles->len; i++) {
+		struct spatch_file *sf = sfiles->pdata[i];
+
+		g_ptr_array_add(records, sf->records);
+	}
 	facts_dump(g_getenv("TIMERCONV_FACTS_DUMP"), &r->cv,
 		   o->paths && o->paths[0], files, records);
 	g_ptr_array_free(records, TRUE);

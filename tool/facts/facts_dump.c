@@ -67,9 +67,9 @@ static void add_headers(GString *out, struct conversion *cv, struct cfile *f,
 			GHashTable *done)
 {
 	for (guint i = 0; f->scan && i < f->scan->includes->len; i++) {
+		const char *inc = f->scan->includes->pdata[i];
 		char *dir = g_path_get_dirname(f->path);
-		char *joined = g_build_filename(dir, f->scan->includes->pdata[i],
-						NULL);
+		char *joined = g_build_filename(dir, inc, NULL);
 		char *rel = path_normalize(joined);
 		char *text = NULL;
 		size_t len = 0;
@@ -119,15 +119,15 @@ void facts_dump(const char *dir, struct conversion *cv, bool paths,
 
 		g_array_append_val(parent, i);
 		for (guint k = 0; k < f->cb_names->len; k++) {
+			char *name = f->cb_names->pdata[k];
 			gpointer j;
 
-			if (g_hash_table_lookup_extended(first,
-					f->cb_names->pdata[k], NULL, &j))
+			if (g_hash_table_lookup_extended(first, name, NULL, &j))
 				g_array_index(parent, guint,
 					uf_find(parent, GPOINTER_TO_UINT(j))) =
 					uf_find(parent, i);
 			else
-				g_hash_table_insert(first, f->cb_names->pdata[k],
+				g_hash_table_insert(first, name,
 						    GUINT_TO_POINTER(i));
 		}
 	}
