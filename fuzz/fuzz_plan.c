@@ -336,6 +336,35 @@ static void check_plan(struct conversion *cv)
 	g_hash_table_destroy(seen);
 }
 
+/* The rules name a change by its section and key: two changes of a file
+ * named alike must be the same change, or one of them is lost. */
+static void check_keys(struct conversion *cv, struct cfile *f)
+{
+	GPtrArray *items = plan_items(cv, f);
+	GHashTable *by_key = g_hash_table_new_full(g_str_hash, g_str_equal,
+						   g_free, g_free);
+
+	for (guint i = 0; i < items->len; i++) {
+		struct plan_item *it = items->pdata[i];
+		char *key = g_strdup_printf("%s\n%s", it->section, it->key);
+		char *entry = plan_canonical(it->entry);
+		const char *had = g_hash_table_lookup(by_key, key);
+
+		if (had && strcmp(had, entry))
+			fprintf(stderr, "%s: %s %s: %s and %s\n", f->path,
+				it->section, it->key, had, entry);
+		FUZZ_ASSERT(!had || !strcmp(had, entry));
+		if (had) {
+			g_free(key);
+			g_free(entry);
+		} else {
+			g_hash_table_insert(by_key, key, entry);
+		}
+	}
+	g_hash_table_destroy(by_key);
+	g_ptr_array_free(items, TRUE);
+}
+
 static gint64 member_int(JsonObject *o, const char *name)
 {
 	FUZZ_ASSERT(json_object_has_member(o, name));
@@ -613,6 +642,7 @@ static void run_input(struct pinput *in)
 
 		if (!plan)
 			continue;
+		check_keys(&r.cv, f);
 		g_free(plan_canonical(plan));
 		json_object_unref(plan);
 		f->new_text = g_strdup_printf("%s\n", f->text);
