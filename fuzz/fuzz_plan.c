@@ -866,7 +866,7 @@ static bool mutate_record(struct pinput *in, unsigned int *st)
 		static const char *const kinds[] = {
 			"setup", "init", "define", "assign", "callback",
 			"cast", "proto", "call", "ref", "rename", "type",
-			"init_pair"
+			"init_pair", "read"
 		};
 
 		guint k = rnd(st, G_N_ELEMENTS(kinds));

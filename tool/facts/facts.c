@@ -192,6 +192,7 @@ static bool complete(JsonObject *o, const char *kind)
 		{ "define", "func", "api", "fn" },
 		{ "init_pair", "fn", "fn_at" },
 		{ "assign", "func", "field", "object", "value" },
+		{ "read", "func", "field", "object" },
 		{ "callback", "func", "name", "param" },
 		{ "cast", "callback", "local", "type" },
 		{ "proto", "name" },
