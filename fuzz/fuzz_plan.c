@@ -164,8 +164,9 @@ static GString *pinput_write(const struct pinput *in)
 
 static struct target *target_of(const char *level)
 {
-	static struct target targets[4];
-	static const char *const names[] = { "v4.15", "v6.2", "v6.16", NULL };
+	static struct target targets[5];
+	static const char *const names[] = { "v4.15", "v4.14", "v6.2",
+					     "v6.16", NULL };
 	int i;
 
 	for (i = 0; names[i] && strcmp(names[i], level); i++)
@@ -936,7 +937,7 @@ static void mutate(struct pinput *in, unsigned int *st, size_t room)
 	case 5: {	/* a file's flags, the scope, the level */
 		static const char *const flags[] = { "in", "out", "idx",
 						     "failed" };
-		static const char *const levels[] = { "v4.15", "v6.2",
+		static const char *const levels[] = { "v4.15", "v4.14", "v6.2",
 						      "v6.16" };
 
 		if (in->files->len && rnd(st, 3)) {
@@ -949,7 +950,7 @@ static void mutate(struct pinput *in, unsigned int *st, size_t room)
 			in->paths = !in->paths;
 		} else {
 			g_free(in->level);
-			in->level = g_strdup(levels[rnd(st, 3)]);
+			in->level = g_strdup(levels[rnd(st, 4)]);
 		}
 		return;
 	}
