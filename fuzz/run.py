@@ -203,7 +203,7 @@ def plan_seeds():
         for i, tree in enumerate(t for t in trees if t.is_dir()):
             work = Path(tmp) / ("t%d" % i)
             shutil.copytree(tree, work, symlinks=True)
-            runs = [[], ["--target", "v6.16"]]
+            runs = [[], ["--target", "v4.14"], ["--target", "v6.16"]]
             # a PATH run too: units reaching outside it are refused
             subdirs = sorted(d.name for d in work.iterdir() if d.is_dir())
             if subdirs:
