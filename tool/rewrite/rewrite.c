@@ -229,7 +229,9 @@ static void check_changed(struct conversion *cv, struct cfile *f,
 	for (guint i = 0; i < items->len; i++) {
 		struct plan_item *it = items->pdata[i];
 
-		if (it->unit->reason)
+		/* a change placed by no position (--keep-data's member)
+		 * is checked by its done record alone */
+		if (it->unit->reason || !it->at.line)
 			continue;
 		item_extent(f, it, &first, &last);
 		if (!changed_in(&c, first, last))
