@@ -28,17 +28,17 @@ BUILD = ROOT / "build-fuzz"
 CORPUS = (ROOT / ".." / "shared" / "corpus").resolve()
 REGRESSIONS = ROOT / "tests" / "fuzz" / "regressions"
 TARGETS = ["lexer", "scan", "structs", "ppcond", "blank", "facts",
-           "maintainers", "baseline", "diff", "respace"]
+           "maintainers", "baseline", "diff", "respace", "plan"]
 C_TARGETS = {"lexer", "scan", "structs", "ppcond", "blank"}
 DICTS = {"lexer": "c.dict", "scan": "c.dict", "structs": "c.dict",
          "ppcond": "c.dict", "blank": "c.dict", "facts": "facts.dict",
          "maintainers": "maintainers.dict", "baseline": "baseline.dict",
-         "diff": "c.dict", "respace": "c.dict"}
+         "diff": "c.dict", "respace": "c.dict", "plan": "plan.dict"}
 # diff_lines() keeps every round's V: O(D * (N + M)) memory, 1 GB under
 # ASan for two 3000-line texts with nothing in common.  4 kB inputs stay
 # far below the RSS limit (timerconv's own diffs have a small D).
 MAX_LEN = {"diff": 4096, "respace": 4096, "facts": 16384,
-           "maintainers": 16384, "baseline": 16384}
+           "maintainers": 16384, "baseline": 16384, "plan": 12288}
 C_MAX_LEN = 16384
 CHUNK = 8192
 
@@ -178,8 +178,47 @@ def baseline_seeds():
     return seeds
 
 
+def plan_seeds():
+    """What the planner consumed in real runs: each file's text and the
+    records spatch printed about it, recorded by timerconv itself
+    (TIMERCONV_FACTS_DUMP, tool/facts/facts_dump.h) on the fixtures and
+    ../shared/corpus, with PATHs and without.  Made once per build
+    directory, in it (the corpus is never copied into the repository)."""
+    cache = BUILD / "plan-capture"
+    if cache.is_dir() and any(cache.iterdir()):
+        return [p.read_bytes() for p in sorted(cache.iterdir())]
+    tc = timerconv_bin()
+    if not tc or not shutil.which("spatch"):
+        print("fuzz: no timerconv or spatch: no plan seeds", file=sys.stderr)
+        return []
+    cache.mkdir(parents=True, exist_ok=True)
+    env = dict(os.environ, TIMERCONV_FACTS_DUMP=str(cache))
+    env.pop("TIMERCONV_COCCI_DIR", None)
+    trees = [ROOT / "fixtures" / t for t in
+             ("cases", "seed-tree", "sample-tree", "check", "wrong",
+              "trees", "compat-module")]
+    if CORPUS.is_dir():
+        trees.append(CORPUS)
+    with tempfile.TemporaryDirectory(prefix="timerconv-fuzz-") as tmp:
+        for i, tree in enumerate(t for t in trees if t.is_dir()):
+            work = Path(tmp) / ("t%d" % i)
+            shutil.copytree(tree, work, symlinks=True)
+            runs = [[], ["--target", "v4.14"], ["--target", "v6.16"]]
+            # a PATH run too: units reaching outside it are refused
+            subdirs = sorted(d.name for d in work.iterdir() if d.is_dir())
+            if subdirs:
+                runs.append([subdirs[0]])
+            for extra in runs:
+                subprocess.run([str(tc), "convert", "-C", str(work),
+                                "--jobs", "2", "--timeout", "60", *extra],
+                               env=env, stdout=subprocess.DEVNULL,
+                               stderr=subprocess.DEVNULL, timeout=1800)
+    return [p.read_bytes() for p in sorted(cache.iterdir())]
+
+
 SEEDERS = {"diff": diff_seeds, "respace": diff_seeds, "facts": facts_seeds,
-           "maintainers": maintainers_seeds, "baseline": baseline_seeds}
+           "maintainers": maintainers_seeds, "baseline": baseline_seeds,
+           "plan": plan_seeds}
 
 
 def make_seeds(target, cache):
@@ -187,7 +226,12 @@ def make_seeds(target, cache):
         if "c" not in cache:
             cache["c"] = write_seeds("c", c_seeds())
         return cache["c"]
-    return write_seeds(target, SEEDERS[target]())
+    seeds = SEEDERS[target]()
+    if target == "plan":
+        # cut to -max_len, a seed would lose its records: the planner's
+        # speed falls with the input's size, small real seeds go further
+        seeds = [s for s in seeds if len(s) <= MAX_LEN["plan"]]
+    return write_seeds(target, seeds)
 
 
 def fuzz_env():

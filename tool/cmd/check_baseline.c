@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "check.h"
+#include "pathname.h"
 #include "tree.h"
 #include "util.h"
 
@@ -25,6 +26,7 @@ bool baseline_write(const char *path, GPtrArray *findings, GError **error)
 	json_builder_begin_array(b);
 	for (guint i = 0; i < findings->len; i++) {
 		struct finding *f = findings->pdata[i];
+		char *file;
 
 		if (f->note)
 			continue;
@@ -32,7 +34,9 @@ bool baseline_write(const char *path, GPtrArray *findings, GError **error)
 		json_builder_set_member_name(b, "fingerprint");
 		json_builder_add_string_value(b, f->fingerprint);
 		json_builder_set_member_name(b, "file");
-		json_builder_add_string_value(b, f->file);
+		file = text_utf8(f->file);
+		json_builder_add_string_value(b, file);
+		g_free(file);
 		json_builder_set_member_name(b, "line");
 		json_builder_add_int_value(b, f->site->line);
 		json_builder_set_member_name(b, "kind");
@@ -100,12 +104,30 @@ bad:
 
 GHashTable *baseline_read(const char *path, GError **error)
 {
-	JsonParser *parser = json_parser_new();
-	GHashTable *fps = NULL;
+	GError *err = NULL;
+	char *text = NULL;
+	gsize len;
+	GHashTable *fps;
 
-	if (json_parser_load_from_file(parser, path, error))
-		fps = baseline_from(parser, path, error);
-	g_object_unref(parser);
+	if (!g_file_get_contents(path, &text, &len, error))
+		return NULL;
+	/* a baseline written before file names were escaped may hold a
+	 * name that is not UTF-8: only the fingerprints matter */
+	if (!g_utf8_validate(text, (gssize)len, NULL)) {
+		char *valid = g_utf8_make_valid(text, (gssize)len);
+
+		g_free(text);
+		text = valid;
+		len = strlen(valid);
+	}
+	fps = baseline_parse(path, text, (gssize)len, &err);
+	if (!fps && err && !g_str_has_prefix(err->message, path))
+		g_set_error(error, err->domain, err->code, "%s: %s", path,
+			    err->message);
+	else if (err)
+		g_propagate_error(error, g_steal_pointer(&err));
+	g_clear_error(&err);
+	g_free(text);
 	return fps;
 }
 

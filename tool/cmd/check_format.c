@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "check.h"
+#include "pathname.h"
 #include "version.h"
 
 #define SARIF_SCHEMA "https://json.schemastore.org/sarif-2.1.0.json"
@@ -75,10 +76,19 @@ static void print_text(GPtrArray *findings, guint scanned)
 	print_summary(stdout, findings, scanned);
 }
 
+/* A string of the C text or a file name: JSON must be UTF-8. */
+static void add_text(JsonBuilder *b, const char *s)
+{
+	char *u = text_utf8(s);
+
+	json_builder_add_string_value(b, u);
+	g_free(u);
+}
+
 static void finding_members(JsonBuilder *b, const struct finding *f)
 {
 	json_builder_set_member_name(b, "file");
-	json_builder_add_string_value(b, f->file);
+	add_text(b, f->file);
 	json_builder_set_member_name(b, "line");
 	json_builder_add_int_value(b, f->site->line);
 	json_builder_set_member_name(b, "column");
@@ -90,19 +100,19 @@ static void finding_members(JsonBuilder *b, const struct finding *f)
 	json_builder_set_member_name(b, "kind");
 	json_builder_add_string_value(b, f->kind);
 	json_builder_set_member_name(b, "message");
-	json_builder_add_string_value(b, f->message);
+	add_text(b, f->message);
 	json_builder_set_member_name(b, "function");
 	if (f->site->func)
-		json_builder_add_string_value(b, f->site->func);
+		add_text(b, f->site->func);
 	else
 		json_builder_add_null_value(b);
 	json_builder_set_member_name(b, "text");
-	json_builder_add_string_value(b, f->site->text);
+	add_text(b, f->site->text);
 	json_builder_set_member_name(b, "fingerprint");
 	json_builder_add_string_value(b, f->fingerprint);
 	if (f->note) {
 		json_builder_set_member_name(b, "compat");
-		json_builder_add_string_value(b, f->site->compat_why);
+		add_text(b, f->site->compat_why);
 	}
 }
 
@@ -137,6 +147,18 @@ static void print_json(GPtrArray *findings)
 	g_object_unref(b);
 }
 
+/*
+ * What a rule is about, the same whichever finding comes first: the
+ * message of a callback's finding names the callback, the others' name
+ * only the API and the target.
+ */
+static const char *rule_text(const struct finding *f)
+{
+	if (f->site->type == SITE_ULONG_CALLBACK)
+		return "timer callback takes unsigned long; since v4.15 callbacks take struct timer_list *";
+	return f->message;
+}
+
 static void sarif_rules(JsonBuilder *b, GPtrArray *findings)
 {
 	GHashTable *seen = g_hash_table_new(g_str_hash, g_str_equal);
@@ -155,7 +177,7 @@ static void sarif_rules(JsonBuilder *b, GPtrArray *findings)
 		json_builder_set_member_name(b, "shortDescription");
 		json_builder_begin_object(b);
 		json_builder_set_member_name(b, "text");
-		json_builder_add_string_value(b, f->message);
+		add_text(b, rule_text(f));
 		json_builder_end_object(b);
 		json_builder_end_object(b);
 	}
@@ -165,6 +187,8 @@ static void sarif_rules(JsonBuilder *b, GPtrArray *findings)
 
 static void sarif_result(JsonBuilder *b, const struct finding *f)
 {
+	char *uri;
+
 	json_builder_begin_object(b);
 	json_builder_set_member_name(b, "ruleId");
 	json_builder_add_string_value(b, f->kind);
@@ -173,7 +197,7 @@ static void sarif_result(JsonBuilder *b, const struct finding *f)
 	json_builder_set_member_name(b, "message");
 	json_builder_begin_object(b);
 	json_builder_set_member_name(b, "text");
-	json_builder_add_string_value(b, f->message);
+	add_text(b, f->message);
 	json_builder_end_object(b);
 	json_builder_set_member_name(b, "locations");
 	json_builder_begin_array(b);
@@ -183,7 +207,9 @@ static void sarif_result(JsonBuilder *b, const struct finding *f)
 	json_builder_set_member_name(b, "artifactLocation");
 	json_builder_begin_object(b);
 	json_builder_set_member_name(b, "uri");
-	json_builder_add_string_value(b, f->file);
+	uri = path_uri(f->file);
+	json_builder_add_string_value(b, uri);
+	g_free(uri);
 	json_builder_set_member_name(b, "uriBaseId");
 	json_builder_add_string_value(b, "SRCROOT");
 	json_builder_end_object(b);

@@ -15,6 +15,7 @@
 #include "blank.h"
 #include "compat.h"
 #include "damage.h"
+#include "facts_dump.h"
 #include "pipeline.h"
 #include "progress.h"
 #include "speculate.h"
@@ -275,6 +276,22 @@ static bool speculating(struct run *r)
 	return !r->cv.compat_header && !g_getenv("TIMERCONV_NO_SPECULATE");
 }
 
+/* TIMERCONV_FACTS_DUMP=DIR: the planner's fuzz seeds (facts_dump.h). */
+static void dump_facts(struct run *r, const struct pipeline_opts *o,
+		       GPtrArray *sfiles, GPtrArray *files)
+{
+	GPtrArray *records = g_ptr_array_new();
+
+	for (guint i = 0; i < sfiles->len; i++) {
+		struct spatch_file *sf = sfiles->pdata[i];
+
+		g_ptr_array_add(records, sf->records);
+	}
+	facts_dump(g_getenv("TIMERCONV_FACTS_DUMP"), &r->cv,
+		   o->paths && o->paths[0], files, records);
+	g_ptr_array_free(records, TRUE);
+}
+
 static bool run_facts(struct run *r, const struct pipeline_opts *o,
 		      GHashTable *names, GError **error)
 {
@@ -309,6 +326,17 @@ static bool run_facts(struct run *r, const struct pipeline_opts *o,
 
 			input = g_canonicalize_filename(abs, NULL);
 			g_free(abs);
+			/* a name spatch cannot take goes as a copy */
+			if (!spatch_path_safe(input)) {
+				char *dir = g_build_filename(r->env.workdir,
+							     "facts", NULL);
+
+				g_free(input);
+				input = cfile_scratch_copy(f, dir, error);
+				g_free(dir);
+				if (!input)
+					goto out;
+			}
 		}
 		sf = spatch_file_new(input, NULL, f->len);
 		sf->names = f->cb_names;
@@ -344,6 +372,8 @@ static bool run_facts(struct run *r, const struct pipeline_opts *o,
 			    "interrupted");
 		goto out;
 	}
+	if (g_getenv("TIMERCONV_FACTS_DUMP"))
+		dump_facts(r, o, sfiles, files);
 	ok = true;
 out:
 	spec_free(spec);

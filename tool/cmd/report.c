@@ -9,6 +9,7 @@
 
 #include "damage.h"
 #include "diff.h"
+#include "pathname.h"
 #include "report.h"
 #include "util.h"
 #include "verify.h"
@@ -176,11 +177,20 @@ void report_summary_full(struct run *r, bool verbose)
 	g_ptr_array_free(changed, TRUE);
 }
 
+/* val may hold a file name that is not UTF-8: JSON's must be */
+static void add_value(JsonBuilder *b, const char *val)
+{
+	char *u = text_utf8(val);
+
+	json_builder_add_string_value(b, u);
+	g_free(u);
+}
+
 static void add_str(JsonBuilder *b, const char *key, const char *val)
 {
 	json_builder_set_member_name(b, key);
 	if (val)
-		json_builder_add_string_value(b, val);
+		add_value(b, val);
 	else
 		json_builder_add_null_value(b);
 }
@@ -208,7 +218,7 @@ static void unit_files(JsonBuilder *b, struct unit *u)
 	g_ptr_array_sort(paths, cmp_str);
 	json_builder_begin_array(b);
 	for (guint i = 0; i < paths->len; i++)
-		json_builder_add_string_value(b, paths->pdata[i]);
+		add_value(b, paths->pdata[i]);
 	json_builder_end_array(b);
 	g_ptr_array_free(paths, TRUE);
 }
@@ -237,7 +247,7 @@ static void site_record(JsonBuilder *b, struct conversion *cv,
 		unit_files(b, s->unit);
 	} else {
 		json_builder_begin_array(b);
-		json_builder_add_string_value(b, s->file->path);
+		add_value(b, s->file->path);
 		json_builder_end_array(b);
 	}
 	if (cv->verify)
@@ -257,7 +267,7 @@ static void unit_record(JsonBuilder *b, struct unit *u)
 	json_builder_set_member_name(b, "callbacks");
 	json_builder_begin_array(b);
 	for (guint i = 0; i < u->cb_names->len; i++)
-		json_builder_add_string_value(b, u->cb_names->pdata[i]);
+		add_value(b, u->cb_names->pdata[i]);
 	json_builder_end_array(b);
 	json_builder_set_member_name(b, "files");
 	unit_files(b, u);
@@ -288,7 +298,7 @@ static void add_files(JsonBuilder *b, const char *key, struct run *r,
 
 		if (timed_out ? f->timed_out :
 				(f->spatch_error && !f->timed_out))
-			json_builder_add_string_value(b, f->path);
+			add_value(b, f->path);
 	}
 	json_builder_end_array(b);
 }
@@ -328,9 +338,12 @@ bool report_write(struct run *r, const char *path, GError **error)
 	add_files(b, "files_failed", r, false);
 	json_builder_set_member_name(b, "refused_by_reason");
 	json_builder_begin_object(b);
-	for (guint i = 0; i < t.order->len; i++)
-		add_int(b, t.order->pdata[i],
-			tally_count(&t, t.order->pdata[i]));
+	for (guint i = 0; i < t.order->len; i++) {
+		char *reason = text_utf8(t.order->pdata[i]);
+
+		add_int(b, reason, tally_count(&t, t.order->pdata[i]));
+		g_free(reason);
+	}
 	json_builder_end_object(b);
 	verify_json(&r->cv, b);
 	json_builder_end_object(b);
@@ -351,8 +364,7 @@ bool report_write(struct run *r, const char *path, GError **error)
 	json_builder_set_member_name(b, "files_changed");
 	json_builder_begin_array(b);
 	for (guint i = 0; i < changed->len; i++)
-		json_builder_add_string_value(b,
-			((struct cfile *)changed->pdata[i])->path);
+		add_value(b, ((struct cfile *)changed->pdata[i])->path);
 	json_builder_end_array(b);
 	json_builder_end_object(b);
 	ok = write_json_atomic(path, b, 0644, error);

@@ -11,6 +11,7 @@
 #include "blank.h"
 #include "conv.h"
 #include "gitutil.h"
+#include "spatch.h"
 #include "structs_cache.h"
 #include "treescan.h"
 #include "util.h"
@@ -70,13 +71,46 @@ char *cfile_scratch_copy(const struct cfile *f, const char *dir,
 	return cfile_scratch_write(f, dir, f->text, f->len, error);
 }
 
+/*
+ * The name under which spatch sees f's copy.  spatch 1.1.1 runs diff on
+ * the files it changes through a shell, unquoted: with a space, a quote,
+ * #, %, a byte that is not ASCII or anything else a shell reads, its
+ * result is lost and the file stays as it was ("diff: extra operand").
+ * Such a path is copied as SCRATCH_UNSAFE/<hash of the path>/<its base
+ * name made safe>: nothing is mapped back from the name, spatch's records
+ * name the copy, which the driver knows (spatch.c's by_input, speculate.c).
+ */
+#define SCRATCH_UNSAFE "_timerconv_renamed_"
+
+static char *scratch_name(const char *path)
+{
+	char *sum, *base, *name;
+
+	if (spatch_path_safe(path) && !g_str_has_prefix(path, SCRATCH_UNSAFE))
+		return g_strdup(path);
+	sum = g_compute_checksum_for_string(G_CHECKSUM_SHA1, path, -1);
+	base = g_path_get_basename(path);
+	for (char *p = base; *p; p++)
+		if (!g_ascii_isalnum(*p) && !strchr("._-", *p))
+			*p = '_';
+	if (base[0] == '-' || base[0] == '.')
+		base[0] = '_';
+	sum[16] = '\0';
+	name = g_strdup_printf("%s/%s/%s", SCRATCH_UNSAFE, sum, base);
+	g_free(base);
+	g_free(sum);
+	return name;
+}
+
 char *cfile_scratch_write(const struct cfile *f, const char *dir,
 			  const char *text, size_t len, GError **error)
 {
-	char *path = g_build_filename(dir, f->path, NULL);
+	char *name = scratch_name(f->path);
+	char *path = g_build_filename(dir, name, NULL);
 	char *parent = g_path_get_dirname(path);
 	char *abs;
 
+	g_free(name);
 	g_mkdir_with_parents(parent, 0700);
 	g_free(parent);
 	if (!g_file_set_contents(path, text, (gssize)len, error)) {

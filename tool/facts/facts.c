@@ -179,12 +179,45 @@ static void add_setup(struct file_facts *ff, JsonObject *o,
 	g_ptr_array_add(ff->setups, s);
 }
 
+/*
+ * The fields each kind of record always has, as the rules print them
+ * (the .cocci files): a record without one of them is not the rules' and
+ * is dropped here, so nothing downstream meets a NULL name or timer.
+ */
+static bool complete(JsonObject *o, const char *kind)
+{
+	static const char *const need[][6] = {
+		{ "setup", "func", "api", "timer", "fn", "data" },
+		{ "init", "func", "api", "timer" },
+		{ "define", "func", "api", "fn" },
+		{ "init_pair", "fn", "fn_at" },
+		{ "assign", "func", "field", "object", "value" },
+		{ "read", "func", "field", "object" },
+		{ "callback", "func", "name", "param" },
+		{ "cast", "callback", "local", "type" },
+		{ "proto", "name" },
+		{ "call", "func", "name", "arg" },
+		{ "rename", "func", "name", "args" },
+		{ "done", "section", "name" },
+	};
+
+	for (size_t i = 0; i < G_N_ELEMENTS(need); i++) {
+		if (strcmp(need[i][0], kind))
+			continue;
+		for (size_t k = 1; k < G_N_ELEMENTS(need[i]) && need[i][k];
+		     k++)
+			if (!str_ref(o, need[i][k]))
+				return false;
+	}
+	return true;
+}
+
 /* Pair an init_timer() with its .function assignment. */
 static void add_init_pair(struct file_facts *ff, JsonObject *o)
 {
 	struct f_setup *s = facts_setup_at(ff, pos(o));
 
-	if (!s || s->kind != FS_INIT || s->paired)
+	if (!s || s->kind != FS_INIT || s->paired || !complete(o, "init_pair"))
 		return;
 	s->paired = true;
 	g_free(s->fn);
@@ -197,7 +230,7 @@ static void add_record(struct file_facts *ff, JsonObject *o)
 	const char *kind = str_ref(o, "kind");
 
 	ff->records++;
-	if (!kind)
+	if (!kind || !complete(o, kind))
 		return;
 	if (!strcmp(kind, "setup")) {
 		add_setup(ff, o, FS_SETUP);

@@ -9,6 +9,7 @@
  * its own sites, never its neighbours'.
  */
 #include <gio/gio.h>
+#include <json-glib/json-glib.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
@@ -264,6 +265,13 @@ bool spatch_env_init(struct spatch_env *env, GError **error)
 		env->workdir = tmpdir_create("run", error);
 		if (!env->workdir)
 			return false;
+	}
+	/* every file spatch reads or writes is in it (spatch_path_safe()) */
+	if (!spatch_path_safe(env->workdir)) {
+		g_set_error(error, G_FILE_ERROR, G_FILE_ERROR_INVAL,
+			    "%s: spatch cannot work in a directory with this name; set TMPDIR to one whose path has only letters, digits and / . _ - + , =",
+			    env->workdir);
+		return false;
 	}
 	text = combine_rules(env->cocci_dir, &env->include_rule, error);
 	if (!text)
@@ -829,6 +837,45 @@ static void read_exceptions(struct batch *b, GHashTable *by_input)
 	g_strfreev(lines);
 }
 
+/*
+ * TIMERCONV_FACTS_DUMP: each file's record lines as spatch printed them,
+ * for the planner's fuzz seeds (facts_dump.h).  Only then: it parses the
+ * output twice.
+ */
+static void keep_records(const char *out, GHashTable *by_input)
+{
+	JsonParser *parser = json_parser_new();
+
+	for (const char *line = out; line && *line;) {
+		const char *end = strchr(line, '\n');
+		size_t len = end ? (size_t)(end - line) + 1 : strlen(line);
+		const char *file = NULL;
+		struct spatch_file *f;
+		JsonNode *root, *n = NULL;
+
+		if (g_str_has_prefix(line, "TIMERCONV ") &&
+		    json_parser_load_from_data(parser, line + 10,
+					       (gssize)len - 10, NULL) &&
+		    (root = json_parser_get_root(parser)) &&
+		    JSON_NODE_HOLDS_OBJECT(root))
+			n = json_object_get_member(json_node_get_object(root),
+						   "file");
+		if (n && JSON_NODE_HOLDS_VALUE(n) &&
+		    json_node_get_value_type(n) == G_TYPE_STRING)
+			file = json_node_get_string(n);
+		f = file ? g_hash_table_lookup(by_input, file) : NULL;
+		if (f) {
+			char *more = g_strdup_printf("%s%.*s",
+				f->records ? f->records : "", (int)len, line);
+
+			g_free(f->records);
+			f->records = more;
+		}
+		line += len;
+	}
+	g_object_unref(parser);
+}
+
 /* Hand each file its records; a batch that failed is retried alone. */
 static GPtrArray *collect(struct runner *r, GHashTable *by_input)
 {
@@ -843,6 +890,8 @@ static GPtrArray *collect(struct runner *r, GHashTable *by_input)
 			continue;
 		}
 		read_exceptions(b, by_input);
+		if (g_getenv("TIMERCONV_FACTS_DUMP"))
+			keep_records(b->out_text, by_input);
 		facts = facts_parse_files(b->out_text ? b->out_text : "");
 		for (guint k = 0; k < b->files->len; k++) {
 			struct spatch_file *f = b->files->pdata[k];
@@ -1002,6 +1051,20 @@ void spatch_run_spec(struct spatch_env *env, GPtrArray *files,
 	run_files(&r, files);
 }
 
+bool spatch_path_safe(const char *path)
+{
+	if (!*path)
+		return false;
+	for (const char *p = path; *p; p++) {
+		if (!g_ascii_isalnum(*p) && !strchr("/._-+,=", *p))
+			return false;
+		/* a word starting with - is an option to diff */
+		if (*p == '-' && (p == path || p[-1] == '/'))
+			return false;
+	}
+	return true;
+}
+
 struct spatch_file *spatch_file_new(char *input, const char *sp_file,
 				    size_t size)
 {
@@ -1020,5 +1083,6 @@ void spatch_file_free(struct spatch_file *f)
 	g_free(f->input);
 	facts_free(f->facts);
 	g_free(f->error);
+	g_free(f->records);
 	g_free(f);
 }

@@ -48,6 +48,9 @@ struct spatch_file {
 	struct file_facts *facts;	/* its records, NULL if it failed */
 	bool timed_out;
 	char *error;		/* spatch failed on it */
+	/* its "TIMERCONV" lines as spatch printed them, kept only when
+	 * TIMERCONV_FACTS_DUMP is set (facts_dump.h) */
+	char *records;
 };
 
 /* Find the rules, check spatch and write the combined rule file. */
@@ -79,6 +82,14 @@ void spatch_run_files(struct spatch_env *env, const char *mode,
  */
 void spatch_run_spec(struct spatch_env *env, GPtrArray *files,
 		     const char *callbacks, const char *socket);
+
+/*
+ * Whether spatch can be given `path`: it runs diff on its files through a
+ * shell without quoting them, so only names a shell takes as one word
+ * (letters, digits and / . _ - + , =) are; others go as copies under
+ * other names (cfile.c).
+ */
+bool spatch_path_safe(const char *path);
 
 struct spatch_file *spatch_file_new(char *input, const char *sp_file,
 				    size_t size);

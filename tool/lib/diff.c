@@ -166,6 +166,41 @@ void diff_unified(GString *out, const char *path, const char *old,
 	diff_unified_new(out, path, false, old, old_len, new_text, new_len);
 }
 
+/*
+ * "a/" or "b/" and the path, written as git writes it: C-quoted when it
+ * has a quote, a backslash, a control or non-ASCII byte ("a/lat\351.c"),
+ * and followed by a tab when it has a space, so that GNU patch reads the
+ * whole name too.
+ */
+static void diff_name(GString *out, const char *prefix, const char *path)
+{
+	bool quote = false, space = false;
+
+	for (const unsigned char *p = (const unsigned char *)path; *p; p++) {
+		quote |= *p == '"' || *p == '\\' || *p < 0x20 || *p >= 0x7f;
+		space |= *p == ' ';
+	}
+	if (!quote) {
+		g_string_append_printf(out, "%s%s%s\n", prefix, path,
+				       space ? "\t" : "");
+		return;
+	}
+	g_string_append_printf(out, "\"%s", prefix);
+	for (const unsigned char *p = (const unsigned char *)path; *p; p++) {
+		if (*p == '"' || *p == '\\')
+			g_string_append_printf(out, "\\%c", *p);
+		else if (*p == '\t')
+			g_string_append(out, "\\t");
+		else if (*p == '\n')
+			g_string_append(out, "\\n");
+		else if (*p < 0x20 || *p >= 0x7f)
+			g_string_append_printf(out, "\\%03o", *p);
+		else
+			g_string_append_c(out, (char)*p);
+	}
+	g_string_append(out, space ? "\"\t\n" : "\"\n");
+}
+
 void diff_unified_new(GString *out, const char *path, bool created,
 		      const char *old, size_t old_len, const char *new_text,
 		      size_t new_len)
@@ -177,11 +212,13 @@ void diff_unified_new(GString *out, const char *path, bool created,
 	lines_split(&a, old, old_len);
 	lines_split(&b, new_text, new_len);
 	ops = diff_lines(&a, &b);
+	g_string_append(out, "--- ");
 	if (created)
-		g_string_append_printf(out, "--- /dev/null\n+++ b/%s\n", path);
+		g_string_append(out, "/dev/null\n");
 	else
-		g_string_append_printf(out, "--- a/%s\n+++ b/%s\n", path,
-				       path);
+		diff_name(out, "a/", path);
+	g_string_append(out, "+++ ");
+	diff_name(out, "b/", path);
 	while (i < ops->len) {
 		guint first, last, k;
 		size_t a0, b0, na = 0, nb = 0;

@@ -4,6 +4,7 @@
  * tree (so .gitignore is respected and build output is not scanned), else
  * a plain directory walk.
  */
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 
@@ -107,8 +108,68 @@ char *tree_read(const struct tree *t, const char *rel, size_t *len,
 	return data;
 }
 
-static void walk(const char *root, const char *rel, GPtrArray *out)
+/* The tree's root as the file system names it, without symlinks. */
+static char *real_root(const struct tree *t)
 {
+	char *real = realpath(t->root, NULL);
+	char *res = g_strdup(real ? real : t->root);
+
+	free(real);
+	return res;
+}
+
+/* path (real, absolute) relative to the real root, or NULL when it is
+ * outside the tree. */
+static char *inside(const char *real_top, const char *path)
+{
+	size_t n = strlen(real_top);
+
+	if (!strcmp(path, real_top))
+		return g_strdup("");
+	if (!strcmp(real_top, "/"))
+		return g_strdup(path + 1);
+	if (!strncmp(path, real_top, n) && path[n] == '/')
+		return g_strdup(path + n + 1);
+	return NULL;
+}
+
+/*
+ * A symbolic link to C in the tree is not followed: the file it points to
+ * is converted where the tree has it, and a rename would replace the link
+ * with a file.  It is never skipped silently: say so, and where it points.
+ */
+static void symlink_skipped(const struct tree *t, const char *rel)
+{
+	/* once a run: the tree is listed twice when PATHs are given */
+	static GHashTable *told;
+	char *abs, *real, *top, *in;
+
+	if (!told)
+		told = g_hash_table_new_full(g_str_hash, g_str_equal, g_free,
+					     NULL);
+	if (!g_hash_table_add(told, g_strdup(rel)))
+		return;
+	abs = g_build_filename(t->root, rel, NULL);
+	real = realpath(abs, NULL);
+	top = real_root(t);
+	in = real ? inside(top, real) : NULL;
+	if (!real)
+		tc_warn("%s: symbolic link to nothing, skipped", rel);
+	else if (!in)
+		tc_warn("%s: symbolic link to %s, outside the tree: skipped",
+			rel, real);
+	else
+		tc_warn("%s: symbolic link to %s, skipped (that file is taken by its own name)",
+			rel, in);
+	free(real);
+	g_free(in);
+	g_free(top);
+	g_free(abs);
+}
+
+static void walk(const struct tree *t, const char *rel, GPtrArray *out)
+{
+	const char *root = t->root;
 	char *abs = rel[0] ? g_build_filename(root, rel, NULL) :
 			     g_strdup(root);
 	GDir *d = g_dir_open(abs, 0, NULL);
@@ -126,10 +187,13 @@ static void walk(const char *root, const char *rel, GPtrArray *out)
 		if (name[0] == '.' || lstat(path, &st) < 0) {
 			g_free(sub);
 		} else if (S_ISDIR(st.st_mode)) {
-			walk(root, sub, out);
+			walk(t, sub, out);
 			g_free(sub);
 		} else if (S_ISREG(st.st_mode) && is_c_source(name)) {
 			g_ptr_array_add(out, sub);
+		} else if (S_ISLNK(st.st_mode) && is_c_source(name)) {
+			symlink_skipped(t, sub);
+			g_free(sub);
 		} else {
 			g_free(sub);
 		}
@@ -179,10 +243,12 @@ static GPtrArray *git_list(struct tree *t, const char *const *paths,
 		len = strlen(p);
 		if (!is_c_source(p))
 			continue;
-		/* Deleted but still in the index, or a symlink: skip. */
+		/* Deleted but still in the index: skip; a symlink: say so. */
 		abs = g_build_filename(t->root, p, NULL);
 		if (lstat(abs, &st) == 0 && S_ISREG(st.st_mode))
 			g_ptr_array_add(out, g_strdup(p));
+		else if (lstat(abs, &st) == 0 && S_ISLNK(st.st_mode))
+			symlink_skipped(t, p);
 		g_free(abs);
 	}
 	g_free(text);
@@ -194,25 +260,35 @@ static int cmp_str(gconstpointer a, gconstpointer b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-static char *clean_rel(const char *path)
+/*
+ * A PATH as the tree names it: relative to the root, without ".", "..",
+ * doubled slashes or symbolic links ("drivers/../sound/" is "sound", "."
+ * is "", an absolute path inside the tree is taken relative to it).  NULL,
+ * with error set, when it does not exist or is outside the tree.
+ */
+static char *clean_rel(const struct tree *t, const char *path,
+		       GError **error)
 {
-	char *s = g_strdup(path);
-	size_t n;
+	char *abs = g_path_is_absolute(path) ? g_strdup(path) :
+		    g_build_filename(t->root, path, NULL);
+	char *real = realpath(abs, NULL);
+	char *top, *rel;
 
-	while (g_str_has_prefix(s, "./")) {
-		char *tmp = g_strdup(s + 2);
-
-		g_free(s);
-		s = tmp;
+	g_free(abs);
+	if (!real) {
+		g_set_error(error, G_FILE_ERROR, G_FILE_ERROR_NOENT,
+			    "%s: no such file or directory in %s", path,
+			    t->root);
+		return NULL;
 	}
-	n = strlen(s);
-	while (n > 0 && s[n - 1] == '/')
-		s[--n] = '\0';
-	if (!strcmp(s, ".")) {
-		g_free(s);
-		s = g_strdup("");
-	}
-	return s;
+	top = real_root(t);
+	rel = inside(top, real);
+	if (!rel)
+		g_set_error(error, G_FILE_ERROR, G_FILE_ERROR_NOENT,
+			    "%s: outside the tree %s", path, t->root);
+	free(real);
+	g_free(top);
+	return rel;
 }
 
 GPtrArray *tree_list(struct tree *t, const char *const *paths,
@@ -222,18 +298,9 @@ GPtrArray *tree_list(struct tree *t, const char *const *paths,
 	GPtrArray *out = NULL;
 
 	for (size_t i = 0; paths && paths[i]; i++) {
-		char *rel = clean_rel(paths[i]);
-		char *abs = g_build_filename(t->root, rel, NULL);
-		bool exists = g_file_test(abs, G_FILE_TEST_EXISTS);
+		char *rel = clean_rel(t, paths[i], error);
 
-		g_free(abs);
-		if (!exists || g_path_is_absolute(rel) ||
-		    !strcmp(rel, "..") || g_str_has_prefix(rel, "../") ||
-		    strstr(rel, "/../") || g_str_has_suffix(rel, "/..")) {
-			g_set_error(error, G_FILE_ERROR, G_FILE_ERROR_NOENT,
-				    "%s: no such file or directory in %s",
-				    paths[i], t->root);
-			g_free(rel);
+		if (!rel) {
 			g_ptr_array_free(clean, TRUE);
 			return NULL;
 		}
@@ -246,13 +313,13 @@ GPtrArray *tree_list(struct tree *t, const char *const *paths,
 	} else {
 		out = g_ptr_array_new_with_free_func(g_free);
 		if (clean->len == 1)
-			walk(t->root, "", out);
+			walk(t, "", out);
 		for (guint i = 0; i + 1 < clean->len; i++) {
 			const char *rel = clean->pdata[i];
 			char *abs = g_build_filename(t->root, rel, NULL);
 
 			if (g_file_test(abs, G_FILE_TEST_IS_DIR))
-				walk(t->root, rel, out);
+				walk(t, rel, out);
 			else if (is_c_source(rel))
 				g_ptr_array_add(out, g_strdup(rel));
 			g_free(abs);

@@ -348,6 +348,14 @@ static void bind_define(struct planner *pl, struct binding *b)
 	g_free(name);
 }
 
+static bool site_bound(struct planner *pl, const struct csite *cs)
+{
+	for (guint i = 0; i < pl->bindings->len; i++)
+		if (((struct binding *)pl->bindings->pdata[i])->csite == cs)
+			return true;
+	return false;
+}
+
 static void bind_setups(struct planner *pl, struct cfile *f)
 {
 	struct conversion *cv = pl->cv;
@@ -361,7 +369,17 @@ static void bind_setups(struct planner *pl, struct cfile *f)
 		bool cast = false;
 		char *name;
 
-		if (!cs || cs->reason)
+		/* the record is of the call the scan saw there, by name: a
+		 * rename (del_timer() at v6.16) is never a setup's site, and
+		 * a name the API table lacks has nothing to plan with */
+		if (!cs || cs->reason ||
+		    api_lookup(s->api, strlen(s->api)) != cs->site->api ||
+		    cs->site->api->kind == API_RENAME)
+			continue;
+		/* one record a site: a second at the same place (the same
+		 * call printed twice, or read two ways) would bind the site
+		 * to two timers, and one of them could refuse it alone */
+		if (site_bound(pl, cs))
 			continue;
 		if (s->kind == FS_INIT && !s->paired) {
 			b = binding_new(pl, B_LONE_INIT, f, NULL);

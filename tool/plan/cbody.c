@@ -203,6 +203,10 @@ char *local_alias(struct cfile *f, struct fpos at, const char *name)
 			size_t e = k + 2;
 
 			decls++;
+			/* a second declaration: not an alias (decls), and
+			 * the first one's text goes */
+			if (init)
+				g_string_free(init, TRUE);
 			init = g_string_new(NULL);
 			for (; e < close && !tok_punct(&t[e], ';') &&
 			       !tok_punct(&t[e], ','); e++) {

@@ -626,11 +626,14 @@ static void build_units(struct planner *pl)
 		}
 		if (cb->def_file)
 			g_hash_table_add(u->files, cb->def_file);
-		/* the scan's site for the definition, parsed or not */
+		/* the scan's site for the definition, parsed or not; not
+		 * a copy in #if 0 (or other code refused on its own), which
+		 * stays as it is */
 		for (guint k = 0; k < cv->sites->len; k++) {
 			struct csite *cs = cv->sites->pdata[k];
 
 			if (cs->site->type == SITE_ULONG_CALLBACK &&
+			    !cs->reason &&
 			    !strcmp(cs->site->callback, cb->name) &&
 			    (cb->home ? cs->file == cb->home :
 					!static_in(cs->file, cb->name)))

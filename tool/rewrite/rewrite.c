@@ -17,6 +17,7 @@
 #include "compat.h"
 #include "ppcond.h"
 #include "conv.h"
+#include "diff.h"
 #include "spatch.h"
 #include "speculate.h"
 #include "util.h"
@@ -96,6 +97,152 @@ static bool is_site_item(const struct plan_item *it)
 	       !strcmp(it->section, "defines");
 }
 
+/* The lines of f's old text (1-based) its new text changes: deleted,
+ * replaced, or beside an insertion. */
+static bool *changed_lines(const struct cfile *f, size_t *nlines)
+{
+	struct lines a, b;
+	GArray *ops;
+	bool *changed;
+	size_t at = 0;		/* old lines passed so far */
+
+	lines_split(&a, f->text, f->len);
+	lines_split(&b, f->new_text, f->new_len);
+	ops = diff_lines(&a, &b);
+	*nlines = a.v->len;
+	changed = g_new0(bool, a.v->len + 2);
+	for (guint i = 0; i < ops->len; i++) {
+		const struct dop *op = &g_array_index(ops, struct dop, i);
+
+		if (op->kind == DOP_INSERT) {
+			changed[at] = true;
+			changed[at + 1] = true;
+			continue;
+		}
+		at = op->a + 1;
+		if (op->kind == DOP_DELETE)
+			changed[at] = true;
+	}
+	g_array_free(ops, TRUE);
+	lines_clear(&a);
+	lines_clear(&b);
+	return changed;
+}
+
+/* The lines a site spans: a callback's, its whole definition. */
+static void site_extent(const struct cfile *f, const struct site *s,
+			unsigned int *first, unsigned int *last)
+{
+	*first = s->line;
+	*last = MAX(s->line, s->end_line);
+	if (s->type != SITE_ULONG_CALLBACK)
+		return;
+	for (guint i = 0; f->facts && i < f->facts->callbacks->len; i++) {
+		const struct f_callback *c = f->facts->callbacks->pdata[i];
+
+		if (c->at.line == s->line && !g_strcmp0(c->name, s->callback))
+			*last = MAX(*last, c->last);
+	}
+}
+
+/* The lines of the construct a plan item names, from its position to
+ * the ")" of its first parenthesis, or to its ";". */
+static void item_extent(struct cfile *f, const struct plan_item *it,
+			unsigned int *first, unsigned int *last)
+{
+	size_t n, i;
+	const struct token *t = cfile_tokens(f, &n);
+
+	*first = *last = it->at.line;
+	for (i = 0; i < n; i++)
+		if (t[i].line == it->at.line && t[i].col == it->at.col)
+			break;
+	for (; i < n && t[i].kind != TOK_EOF; i++) {
+		if (tok_punct(&t[i], '(')) {
+			size_t close = tok_match_close(t, n, i);
+
+			if (close < n)
+				*last = t[close].line;
+			return;
+		}
+		if (tok_punct(&t[i], ';')) {
+			*last = t[i].line;
+			return;
+		}
+	}
+}
+
+struct changes {
+	struct cfile *f;
+	bool *lines;		/* changed_lines(), once asked */
+	size_t nlines;
+};
+
+static bool changed_in(struct changes *c, unsigned int first,
+		       unsigned int last)
+{
+	if (!c->f->new_text)
+		return false;
+	if (!c->lines)
+		c->lines = changed_lines(c->f, &c->nlines);
+	for (unsigned int l = first; l <= last && l <= c->nlines; l++)
+		if (c->lines[l])
+			return true;
+	return false;
+}
+
+static void lost(struct unit *u, struct cfile *f, unsigned int line,
+		 GHashTable *failed)
+{
+	char *w = g_strdup_printf("%s:%u", f->path, line);
+
+	unit_refuse(u, w,
+		    "internal error: the rewrite left %s unchanged; the unit is not converted",
+		    w);
+	g_free(w);
+	g_hash_table_add(failed, u);
+}
+
+/*
+ * The report must not claim what did not happen: every site of a unit
+ * converted here, and every change planned here, must lie where f's new
+ * text differs from its old.  One that does not (spatch's result lost,
+ * say) refuses its unit, with an internal error as the reason.
+ */
+static void check_changed(struct conversion *cv, struct cfile *f,
+			  GPtrArray *items, GHashTable *failed)
+{
+	struct changes c = { f, NULL, 0 };
+	bool lexed = f->tokens != NULL;
+	unsigned int first, last;
+
+	for (guint i = 0; i < cv->sites->len; i++) {
+		struct csite *cs = cv->sites->pdata[i];
+
+		if (cs->file != f || !cs->unit || cs->unit->reason ||
+		    cs->reason)
+			continue;
+		site_extent(f, cs->site, &first, &last);
+		if (!changed_in(&c, first, last))
+			lost(cs->unit, f, cs->site->line, failed);
+	}
+	for (guint i = 0; i < items->len; i++) {
+		struct plan_item *it = items->pdata[i];
+
+		/* a change placed by no position (--keep-data's member)
+		 * is checked by its done record alone */
+		if (it->unit->reason || !it->at.line)
+			continue;
+		item_extent(f, it, &first, &last);
+		if (!changed_in(&c, first, last))
+			lost(it->unit, f, it->at.line, failed);
+	}
+	g_free(c.lines);
+	/* the tokens were forgotten to save memory: forget them again */
+	if (!lexed)
+		cfile_forget_tokens(f);
+}
+
 /* Check one file's result against its plan; refuse what did not happen. */
 static void verify(struct conversion *cv, struct cfile *f,
 		   GHashTable *failed)
@@ -172,6 +319,8 @@ static void verify(struct conversion *cv, struct cfile *f,
 			g_hash_table_add(failed, key);
 		}
 	}
+	if (g_hash_table_size(failed) == failed_before)
+		check_changed(cv, f, items, failed);
 	g_hash_table_destroy(units);
 	g_ptr_array_free(items, TRUE);
 	scan_result_free(after);
