@@ -219,24 +219,27 @@ char *tmpdir_create(const char *tag, GError **error)
 	return dir;
 }
 
-static void remove_tree(const char *path)
+void remove_tree(const char *path)
 {
-	GDir *d = g_dir_open(path, 0, NULL);
+	struct stat st;
+	GDir *d;
 	const char *name;
 
-	if (d) {
-		while ((name = g_dir_read_name(d))) {
-			char *sub = g_build_filename(path, name, NULL);
-
-			if (g_file_test(sub, G_FILE_TEST_IS_DIR) &&
-			    !g_file_test(sub, G_FILE_TEST_IS_SYMLINK))
-				remove_tree(sub);
-			else
-				unlink(sub);
-			g_free(sub);
-		}
-		g_dir_close(d);
+	if (lstat(path, &st) < 0)
+		return;
+	if (!S_ISDIR(st.st_mode)) {
+		unlink(path);
+		return;
 	}
+	d = g_dir_open(path, 0, NULL);
+	while (d && (name = g_dir_read_name(d))) {
+		char *sub = g_build_filename(path, name, NULL);
+
+		remove_tree(sub);
+		g_free(sub);
+	}
+	if (d)
+		g_dir_close(d);
 	rmdir(path);
 }
 

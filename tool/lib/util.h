@@ -39,6 +39,9 @@ struct _JsonBuilder;
 bool write_json_atomic(const char *path, struct _JsonBuilder *b, int mode,
 		       GError **error);
 
+/* rm -rf path: a link is removed, never followed. */
+void remove_tree(const char *path);
+
 /* Temporary directories removed at exit and on SIGINT/SIGTERM. */
 char *tmpdir_create(const char *tag, GError **error);
 void tmpdir_remove_all(void);
