@@ -229,12 +229,6 @@ out:
 
 /* ---- build states ---- */
 
-static int cmp_file(gconstpointer a, gconstpointer b)
-{
-	return strcmp((*(struct cfile *const *)a)->path,
-		      (*(struct cfile *const *)b)->path);
-}
-
 /* The files of a state as the overlay takes them. */
 static GPtrArray *state_files(GPtrArray *state)
 {
@@ -261,7 +255,7 @@ static char *state_key(struct vobj *o, GPtrArray *state)
 	bool own = false;
 	char *res;
 
-	g_ptr_array_sort(sorted, cmp_file);
+	g_ptr_array_sort(sorted, cfile_cmp_path);
 	for (guint i = 0; i < sorted->len; i++) {
 		struct cfile *f = sorted->pdata[i];
 
@@ -711,11 +705,6 @@ const char *verify_site(struct conversion *cv, const struct csite *s)
 	return res;
 }
 
-static int cmp_str(gconstpointer a, gconstpointer b)
-{
-	return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
 /* Those that did not build before first (they want a look), by path. */
 static int cmp_obj(gconstpointer a, gconstpointer b)
 {
@@ -797,7 +786,7 @@ static void none_built_warning(struct verify *v, guint n, FILE *out)
 							g_str_equal, NULL))
 			g_ptr_array_add(whys, o->why);
 	}
-	g_ptr_array_sort(whys, cmp_str);
+	g_ptr_array_sort(whys, cmp_strings);
 	fprintf(out, "timerconv: verify: warning: this config builds none of the %u changed file%s (is it the config this tree is built with?):",
 		n, n == 1 ? "" : "s");
 	for (guint i = 0; i < whys->len && i < 4; i++)

@@ -637,14 +637,6 @@ bool pipeline_run(struct run *r, const struct pipeline_opts *o,
 	return add_compat_header(r, error);
 }
 
-static int cmp_path(gconstpointer a, gconstpointer b)
-{
-	const struct cfile *x = *(struct cfile *const *)a;
-	const struct cfile *y = *(struct cfile *const *)b;
-
-	return strcmp(x->path, y->path);
-}
-
 GPtrArray *pipeline_candidates(struct run *r)
 {
 	GPtrArray *out = g_ptr_array_new();
@@ -655,7 +647,7 @@ GPtrArray *pipeline_candidates(struct run *r)
 		if (has_work(f))
 			g_ptr_array_add(out, f);
 	}
-	g_ptr_array_sort(out, cmp_path);
+	g_ptr_array_sort(out, cfile_cmp_path);
 	return out;
 }
 
@@ -669,7 +661,7 @@ GPtrArray *pipeline_changed(struct run *r)
 		if (f->new_text)
 			g_ptr_array_add(out, f);
 	}
-	g_ptr_array_sort(out, cmp_path);
+	g_ptr_array_sort(out, cfile_cmp_path);
 	return out;
 }
 

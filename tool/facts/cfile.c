@@ -114,6 +114,12 @@ struct cfile *conv_file(struct conversion *cv, const char *path)
 	return g_hash_table_lookup(cv->by_path, path);
 }
 
+int cfile_cmp_path(gconstpointer a, gconstpointer b)
+{
+	return strcmp((*(struct cfile *const *)a)->path,
+		      (*(struct cfile *const *)b)->path);
+}
+
 char *cfile_include_path(const struct cfile *f, const char *name)
 {
 	char *dir = g_path_get_dirname(f->path);

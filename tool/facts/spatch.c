@@ -117,11 +117,6 @@ static bool check_version(GError **error)
 	return true;
 }
 
-static int cmp_names(gconstpointer a, gconstpointer b)
-{
-	return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
 #define INCLUDE_RULE "compat_include.cocci"
 #define INCLUDE_PLACEHOLDER "TIMERCONV_COMPAT_INCLUDE"
 
@@ -149,7 +144,7 @@ static char *combine_rules(const char *dir, char **include_rule,
 		if (g_str_has_suffix(name, ".cocci"))
 			g_ptr_array_add(names, g_strdup(name));
 	g_dir_close(d);
-	g_ptr_array_sort(names, cmp_names);
+	g_ptr_array_sort(names, cmp_strings);
 	for (guint i = 0; i < names->len; i++) {
 		char *path = g_build_filename(dir, names->pdata[i], NULL);
 		char *text = NULL;
@@ -731,7 +726,7 @@ static char *narrowed_set(const struct batch *b, const char *rules)
 		}
 	}
 	if (plain) {
-		g_ptr_array_sort(names, cmp_names);
+		g_ptr_array_sort(names, cmp_strings);
 		set = g_string_new("= {");
 		for (guint i = 0; i < names->len; i++)
 			g_string_append_printf(set, "%s%s", i ? ", " : "",

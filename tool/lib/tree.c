@@ -165,11 +165,6 @@ static GPtrArray *git_list(struct tree *t, const char *const *paths,
 	return out;
 }
 
-static int cmp_str(gconstpointer a, gconstpointer b)
-{
-	return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
 static char *clean_rel(const char *path)
 {
 	char *s = g_strdup(path);
@@ -237,7 +232,7 @@ GPtrArray *tree_list(struct tree *t, const char *const *paths,
 	g_ptr_array_free(clean, TRUE);
 	if (!out)
 		return NULL;
-	g_ptr_array_sort(out, cmp_str);
+	g_ptr_array_sort(out, cmp_strings);
 	/* Overlapping PATHs must not list a file twice. */
 	for (guint i = 1; i < out->len;) {
 		if (!strcmp(out->pdata[i], out->pdata[i - 1]))

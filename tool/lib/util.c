@@ -362,3 +362,8 @@ char *text_normalize(const char *p, size_t len)
 	}
 	return g_string_free(s, FALSE);
 }
+
+int cmp_strings(gconstpointer a, gconstpointer b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}

@@ -58,6 +58,9 @@ bool run_capture(const char *const *argv, const char *cwd, char **out,
 bool cli_parse(GOptionContext *ctx, const char *cmd, int *argc,
 	       char ***argv);
 
+/* For g_ptr_array_sort() of strings: strcmp() of two elements. */
+int cmp_strings(gconstpointer a, gconstpointer b);
+
 /* strdup of [p, p+len) with runs of blanks folded to one space. */
 char *text_normalize(const char *p, size_t len);
 
