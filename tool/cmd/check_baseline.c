@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "check.h"
+#include "gitutil.h"
 #include "util.h"
 
 bool baseline_write(const char *path, GPtrArray *findings, GError **error)
@@ -149,21 +150,13 @@ static void free_array(gpointer p)
 GHashTable *since_added_lines(const char *root, const char *rev,
 			      GError **error)
 {
-	const char *diff_argv[] = { "git", "-C", root, "diff", "-U0",
-				    "--no-color", "--no-ext-diff",
-				    "--relative", rev, "--", NULL };
-	const char *others_argv[] = { "git", "-C", root, "ls-files", "-z",
-				      "--others", "--exclude-standard", NULL };
 	GHashTable *added;
 	char *out = NULL;
 	char **lines;
 	char *file = NULL;
-	int status = -1;
 
-	if (!run_capture(diff_argv, NULL, &out, &status, true, error))
-		return NULL;
-	if (status != 0) {
-		g_free(out);
+	if (!git_run(root, &out, NULL, "diff", "-U0", "--no-color",
+		     "--no-ext-diff", "--relative", rev, "--", NULL)) {
 		g_set_error(error, G_FILE_ERROR, G_FILE_ERROR_FAILED,
 			    "--since %s: git diff failed in %s (not a git repository, or no such revision)",
 			    rev, root);
@@ -197,8 +190,8 @@ GHashTable *since_added_lines(const char *root, const char *rev,
 	g_strfreev(lines);
 	g_free(out);
 	out = NULL;
-	if (run_capture(others_argv, NULL, &out, &status, true, NULL) &&
-	    status == 0) {
+	if (git_run(root, &out, NULL, "ls-files", "-z", "--others",
+		    "--exclude-standard", NULL)) {
 		for (const char *p = out; *p; p += strlen(p) + 1)
 			add_range(added, p, 1, G_MAXUINT - 1);
 	}

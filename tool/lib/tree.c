@@ -7,6 +7,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "gitutil.h"
 #include "tree.h"
 #include "util.h"
 
@@ -20,10 +21,7 @@ bool is_c_source(const char *path)
 
 bool tree_open(struct tree *t, const char *root, GError **error)
 {
-	const char *argv[] = { "git", "-C", root, "rev-parse",
-			       "--is-inside-work-tree", NULL };
 	char *out = NULL;
-	int status = -1;
 	size_t n;
 
 	memset(t, 0, sizeof(*t));
@@ -36,9 +34,9 @@ bool tree_open(struct tree *t, const char *root, GError **error)
 	n = strlen(t->root);
 	while (n > 1 && t->root[n - 1] == '/')
 		t->root[--n] = '\0';
-	if (!run_capture(argv, NULL, &out, &status, true, NULL))
-		status = -1;
-	t->is_git = status == 0 && out && g_str_has_prefix(out, "true");
+	t->is_git = git_run(root, &out, NULL, "rev-parse",
+			    "--is-inside-work-tree", NULL) &&
+		    g_str_has_prefix(out, "true");
 	g_free(out);
 	return true;
 }
@@ -120,12 +118,9 @@ static GPtrArray *git_list(struct tree *t, const char *const *paths,
 	GPtrArray *argv = g_ptr_array_new();
 	GPtrArray *out = g_ptr_array_new_with_free_func(g_free);
 	char *text = NULL;
-	int status = -1;
+	GError *err = NULL;
 	size_t len;
 
-	g_ptr_array_add(argv, "git");
-	g_ptr_array_add(argv, "-C");
-	g_ptr_array_add(argv, t->root);
 	g_ptr_array_add(argv, "ls-files");
 	g_ptr_array_add(argv, "-z");
 	g_ptr_array_add(argv, "--cached");
@@ -136,11 +131,9 @@ static GPtrArray *git_list(struct tree *t, const char *const *paths,
 	for (size_t i = 0; paths && paths[i]; i++)
 		g_ptr_array_add(argv, paths[i][0] ? (char *)paths[i] : ".");
 	g_ptr_array_add(argv, NULL);
-	if (!run_capture((const char *const *)argv->pdata, NULL, &text,
-			 &status, false, error) || status != 0) {
-		if (error && !*error)
-			g_set_error(error, G_FILE_ERROR, G_FILE_ERROR_FAILED,
-				    "git ls-files failed in %s", t->root);
+	if (!git_runv(t->root, (const char *const *)argv->pdata, &text,
+		      &err)) {
+		g_propagate_prefixed_error(error, err, "%s: ", t->root);
 		g_ptr_array_free(argv, TRUE);
 		g_ptr_array_free(out, TRUE);
 		g_free(text);

@@ -289,6 +289,19 @@ bool interrupted(void)
 	return got_signal != 0;
 }
 
+char *bytes_to_string(GBytes *bytes)
+{
+	gsize n = 0;
+	const char *d = bytes ? g_bytes_get_data(bytes, &n) : NULL;
+	char *s = g_malloc(n + 1);
+
+	/* Not g_strndup(): NUL-separated output must survive. */
+	if (n)
+		memcpy(s, d, n);
+	s[n] = '\0';
+	return s;
+}
+
 bool run_capture(const char *const *argv, const char *cwd, char **out,
 		 int *status, bool quiet, GError **error)
 {
@@ -311,16 +324,8 @@ bool run_capture(const char *const *argv, const char *cwd, char **out,
 	if (status)
 		*status = g_subprocess_get_if_exited(proc) ?
 			  g_subprocess_get_exit_status(proc) : -1;
-	if (out) {
-		gsize n;
-		const char *d = g_bytes_get_data(bytes, &n);
-
-		/* Not g_strndup(): NUL-separated output must survive. */
-		*out = g_malloc(n + 1);
-		if (n)
-			memcpy(*out, d, n);
-		(*out)[n] = '\0';
-	}
+	if (out)
+		*out = bytes_to_string(bytes);
 	ok = true;
 out:
 	if (bytes)

@@ -50,7 +50,11 @@ void tmpdir_remove_all(void);
 void interrupt_setup(void);
 bool interrupted(void);
 
-/* Run a command, capture stdout; stderr is passed through unless quiet. */
+/* A command's output as a string: every byte, NULs too, then a NUL. */
+char *bytes_to_string(GBytes *bytes);
+
+/* Run a command, capture stdout; stderr is passed through unless quiet.
+ * (git goes through git_run(), gitutil.h.) */
 bool run_capture(const char *const *argv, const char *cwd, char **out,
 		 int *status, bool quiet, GError **error);
 
