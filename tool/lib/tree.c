@@ -81,11 +81,13 @@ char *tree_read(const struct tree *t, const char *rel, size_t *len,
 	return data;
 }
 
-static void walk(const char *root, const char *rel, GPtrArray *out)
+static void walk_in(const char *root, const char *rel,
+		    const struct walk_rules *w, int depth, GPtrArray *out)
 {
 	char *abs = rel[0] ? g_build_filename(root, rel, NULL) :
 			     g_strdup(root);
-	GDir *d = g_dir_open(abs, 0, NULL);
+	GDir *d = !w->max_depth || depth < w->max_depth ?
+		  g_dir_open(abs, 0, NULL) : NULL;
 	const char *name;
 
 	g_free(abs);
@@ -97,12 +99,15 @@ static void walk(const char *root, const char *rel, GPtrArray *out)
 		char *path = g_build_filename(root, sub, NULL);
 		struct stat st;
 
-		if (name[0] == '.' || lstat(path, &st) < 0) {
+		if ((w->skip_dot && name[0] == '.') || lstat(path, &st) < 0) {
 			g_free(sub);
 		} else if (S_ISDIR(st.st_mode)) {
-			walk(root, sub, out);
+			walk_in(root, sub, w, depth + 1, out);
 			g_free(sub);
-		} else if (S_ISREG(st.st_mode) && is_c_source(name)) {
+		} else if (w->want(name) &&
+			   (S_ISREG(st.st_mode) ||
+			    (w->file_links && S_ISLNK(st.st_mode) &&
+			     stat(path, &st) == 0 && S_ISREG(st.st_mode)))) {
 			g_ptr_array_add(out, sub);
 		} else {
 			g_free(sub);
@@ -110,6 +115,23 @@ static void walk(const char *root, const char *rel, GPtrArray *out)
 		g_free(path);
 	}
 	g_dir_close(d);
+}
+
+void dir_walk(const char *root, const char *rel, const struct walk_rules *w,
+	      GPtrArray *out)
+{
+	walk_in(root, rel, w, 0, out);
+}
+
+/* Outside git, the tree's files as git would list them. */
+static void walk(const char *root, const char *rel, GPtrArray *out)
+{
+	static const struct walk_rules sources = {
+		.want = is_c_source,
+		.skip_dot = true,
+	};
+
+	dir_walk(root, rel, &sources, out);
 }
 
 static GPtrArray *git_list(struct tree *t, const char *const *paths,
