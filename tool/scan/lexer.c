@@ -470,3 +470,44 @@ size_t tok_match_close(const struct token *tokens, size_t ntok, size_t i)
 	}
 	return ntok - 1;
 }
+
+char *lex_include_name(const struct token *t, size_t n, size_t i)
+{
+	const struct token *name;
+	const char *close = NULL;
+
+	if (i == 0 || i + 1 >= n || t[i].pp != PP_INCLUDE ||
+	    t[i].kind != TOK_IDENT || !tok_punct(&t[i - 1], '#'))
+		return NULL;
+	name = &t[i + 1];
+	if (name->kind == TOK_STRING && name->len > 2 &&
+	    name->p[name->len - 1] == '"') {
+		close = name->p + name->len - 1;
+	} else if (tok_punct(name, '<')) {
+		/* <linux/timer.h> is lexed as punctuation and names */
+		for (size_t k = i + 2; k < n && (t[k].flags & TF_PP) &&
+		     t[k].kind != TOK_PP_END && !close; k++)
+			if (t[k].kind == TOK_PUNCT)
+				close = memchr(t[k].p, '>', t[k].len);
+	}
+	if (!close || close == name->p + 1 ||
+	    memchr(name->p, '\0', (size_t)(close - name->p)))
+		return NULL;
+	return g_strndup(name->p, (size_t)(close - name->p) + 1);
+}
+
+GPtrArray *lex_includes(const struct token *t, size_t n)
+{
+	GPtrArray *out = g_ptr_array_new_with_free_func(g_free);
+
+	for (size_t i = 1; i < n; i++) {
+		char *name;
+
+		if (t[i].pp != PP_INCLUDE || t[i].kind != TOK_IDENT)
+			continue;
+		name = lex_include_name(t, n, i);
+		if (name)
+			g_ptr_array_add(out, name);
+	}
+	return out;
+}

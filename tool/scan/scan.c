@@ -829,12 +829,15 @@ static void track_directive(struct scanner *sc, size_t i, GArray *pps,
 			sc->cur_define_buf = tok_dup(&t[i + 1]);
 		}
 		break;
-	case PP_INCLUDE:
-		if (t[i + 1].kind == TOK_STRING && t[i + 1].len > 2)
+	case PP_INCLUDE: {
+		char *name = lex_include_name(t, sc->n, i);
+
+		if (name && name[0] == '"')
 			g_ptr_array_add(sc->res->includes,
-					g_strndup(t[i + 1].p + 1,
-						  t[i + 1].len - 2));
+					g_strndup(name + 1, strlen(name) - 2));
+		g_free(name);
 		break;
+	}
 	default:
 		break;
 	}
