@@ -14,6 +14,7 @@
 
 #include "blank.h"
 #include "compat.h"
+#include "env.h"
 #include "pipeline.h"
 #include "progress.h"
 #include "speculate.h"
@@ -58,7 +59,7 @@ static void timing(const char *phase)
 	static gint64 last;
 	gint64 now = g_get_monotonic_time();
 
-	if (!g_getenv("TIMERCONV_TIMINGS"))
+	if (!env_timings())
 		return;
 	if (last && phase)
 		fprintf(stderr, "timerconv: timing: %-8s %7.2f s, %lu MiB\n",
@@ -271,7 +272,7 @@ static char *write_callbacks(struct run *r, GHashTable *names,
  */
 static bool speculating(struct run *r)
 {
-	return !r->cv.compat_header && !g_getenv("TIMERCONV_NO_SPECULATE");
+	return !r->cv.compat_header && !env_no_speculate();
 }
 
 static bool run_facts(struct run *r, const struct pipeline_opts *o,

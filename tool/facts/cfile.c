@@ -10,6 +10,7 @@
 
 #include "blank.h"
 #include "conv.h"
+#include "env.h"
 #include "gitutil.h"
 #include "structs_cache.h"
 #include "treescan.h"
@@ -289,7 +290,7 @@ struct struct_index *conv_structs(struct conversion *cv)
 		if (g_str_has_suffix(p, ".h"))
 			g_ptr_array_add(job.paths, (gpointer)p);
 	}
-	cache = g_getenv("TIMERCONV_NO_CACHE") ? NULL :
+	cache = env_no_cache() ? NULL :
 		cache_path(cv, job.paths);
 	cv->structs = structs_new();
 	if (cache && structs_cache_load(cv->structs, cache)) {

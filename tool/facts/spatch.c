@@ -13,6 +13,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "env.h"
 #include "spatch.h"
 #include "util.h"
 
@@ -52,7 +53,7 @@ static bool has_rules(const char *dir)
 /* $TIMERCONV_COCCI_DIR, the source tree next to build/, or DATADIR. */
 static char *find_cocci_dir(void)
 {
-	const char *env = g_getenv("TIMERCONV_COCCI_DIR");
+	const char *env = env_cocci_dir();
 	char *dir = exe_dir();
 	char *cand;
 
@@ -470,7 +471,7 @@ static void batch_timing(const struct runner *r, const struct batch *b,
 	gint64 now = g_get_monotonic_time();
 	size_t bytes = 0;
 
-	if (!g_getenv("TIMERCONV_TIMINGS"))
+	if (!env_timings())
 		return;
 	for (guint i = 0; i < b->files->len; i++)
 		bytes += ((struct spatch_file *)b->files->pdata[i])->size;

@@ -16,6 +16,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "env.h"
 #include "util.h"
 
 void tc_error(const char *fmt, ...)
@@ -246,7 +247,7 @@ void remove_tree(const char *path)
 void tmpdir_remove_all(void)
 {
 	/* For debugging the rules: keep what spatch was given. */
-	if (g_getenv("TIMERCONV_KEEP_TMP")) {
+	if (env_keep_tmp()) {
 		for (guint i = 0; tmp_dirs && i < tmp_dirs->len; i++)
 			fprintf(stderr, "timerconv: kept %s\n",
 				(char *)tmp_dirs->pdata[i]);

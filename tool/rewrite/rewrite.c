@@ -17,6 +17,7 @@
 #include "compat.h"
 #include "ppcond.h"
 #include "conv.h"
+#include "env.h"
 #include "spatch.h"
 #include "speculate.h"
 #include "util.h"
@@ -380,7 +381,7 @@ static bool rewrite_round(struct conversion *cv, struct spatch_env *env,
 		g_ptr_array_add(sfiles, sf);
 		g_ptr_array_add(planned, f);
 	}
-	if (kept && g_getenv("TIMERCONV_TIMINGS"))
+	if (kept && env_timings())
 		fprintf(stderr, "timerconv: timing: %u files kept from the facts+patch pass, %u to rewrite\n",
 			kept, sfiles->len);
 	plan_path = write_plan(env, all, round, error);
