@@ -357,7 +357,10 @@ char *text_normalize(const char *p, size_t len)
 	for (size_t i = 0; i < len; i++) {
 		char c = p[i];
 
-		if (c == ' ' || c == '\t' || c == '\n' || c == '\r') {
+		/* C's blanks, as the lexer skips them (and as
+		 * cocci/timerconv.py's name() folds them) */
+		if (c == ' ' || c == '\t' || c == '\n' || c == '\r' ||
+		    c == '\f' || c == '\v') {
 			space = s->len > 0;
 			continue;
 		}

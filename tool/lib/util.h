@@ -65,7 +65,8 @@ bool cli_parse(GOptionContext *ctx, const char *cmd, int *argc,
 /* For g_ptr_array_sort() of strings: strcmp() of two elements. */
 int cmp_strings(gconstpointer a, gconstpointer b);
 
-/* strdup of [p, p+len) with runs of blanks folded to one space. */
+/* strdup of [p, p+len) with runs of C's blanks (space, \t, \n, \r, \f,
+ * \v) folded to one space and none at either end. */
 char *text_normalize(const char *p, size_t len);
 
 #endif
