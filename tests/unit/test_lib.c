@@ -2,8 +2,9 @@
 /*
  * The helpers every stage shares, one of each (HACKING.md): running git
  * (gitutil.h), removing a tree (remove_tree()), walking a directory
- * (dir_walk()), sorting strings (cmp_strings()), reading #include lines
- * (lex_includes()) and the TIMERCONV_* switches (env.h).
+ * (dir_walk()), normalising a path (path_normalize()), sorting strings
+ * (cmp_strings()), matching brackets back (tok_match_open()), reading
+ * #include lines (lex_includes()) and the TIMERCONV_* switches (env.h).
  */
 #include <unistd.h>
 
@@ -203,6 +204,45 @@ static void test_lex_include_name_rejects_a_nul(void)
 	g_free(t);
 }
 
+static void test_tok_match_open_looks_back(void)
+{
+	static const char text[] = "f(a[1], (b)) [x]";
+	size_t n;
+	struct token *t = lex_all(text, sizeof(text) - 1, &n);
+
+	/* f ( a [ 1 ] , ( b ) ) [ x ] */
+	g_assert_cmpuint(tok_match_open(t, 0, 10), ==, 1);
+	g_assert_cmpuint(tok_match_open(t, 0, 5), ==, 3);
+	g_assert_cmpuint(tok_match_open(t, 0, 9), ==, 7);
+	g_assert_cmpuint(tok_match_open(t, 0, 13), ==, 11);
+	/* not below lo */
+	g_assert_cmpuint(tok_match_open(t, 2, 10), ==, SIZE_MAX);
+	g_assert_cmpuint(tok_match_open(t, 1, 10), ==, 1);
+	g_free(t);
+}
+
+/* ---- path_normalize() ---- */
+
+static void test_path_normalize(void)
+{
+	static const char *const cases[][2] = {
+		{ "a/b/../c.h", "a/c.h" },
+		{ "./a//b/./c.o", "a/b/c.o" },
+		{ "a/..", "" },
+		{ ".", "" },
+		{ "../x.h", "../x.h" },
+		{ "a/../../x.h", "../x.h" },
+		{ "drivers/net/", "drivers/net" },
+	};
+
+	for (size_t i = 0; i < G_N_ELEMENTS(cases); i++) {
+		char *got = path_normalize(cases[i][0]);
+
+		g_assert_cmpstr(got, ==, cases[i][1]);
+		g_free(got);
+	}
+}
+
 /* ---- cmp_strings(), env.h ---- */
 
 static void test_cmp_strings_sorts_a_ptr_array(void)
@@ -266,6 +306,9 @@ int main(int argc, char **argv)
 			test_lex_includes_reads_directives);
 	g_test_add_func("/lib/lex-includes/rejects-a-nul",
 			test_lex_include_name_rejects_a_nul);
+	g_test_add_func("/lib/tok-match-open/looks-back",
+			test_tok_match_open_looks_back);
+	g_test_add_func("/lib/path-normalize", test_path_normalize);
 	g_test_add_func("/lib/cmp-strings/sorts-a-ptr-array",
 			test_cmp_strings_sorts_a_ptr_array);
 	g_test_add_func("/lib/env/switches", test_env_switches);

@@ -19,6 +19,29 @@ bool is_c_source(const char *path)
 	       (path[n - 1] == 'c' || path[n - 1] == 'h');
 }
 
+char *path_normalize(const char *path)
+{
+	char **parts = g_strsplit(path, "/", -1);
+	GPtrArray *out = g_ptr_array_new();
+	char *res;
+
+	for (int i = 0; parts[i]; i++) {
+		if (!parts[i][0] || !strcmp(parts[i], "."))
+			continue;
+		if (!strcmp(parts[i], "..") && out->len &&
+		    strcmp(out->pdata[out->len - 1], "..")) {
+			g_ptr_array_set_size(out, out->len - 1);
+			continue;
+		}
+		g_ptr_array_add(out, parts[i]);
+	}
+	g_ptr_array_add(out, NULL);
+	res = g_strjoinv("/", (char **)out->pdata);
+	g_ptr_array_free(out, TRUE);
+	g_strfreev(parts);
+	return res;
+}
+
 bool tree_open(struct tree *t, const char *root, GError **error)
 {
 	char *out = NULL;

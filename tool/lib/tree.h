@@ -34,6 +34,10 @@ char *tree_read(const struct tree *t, const char *rel, size_t *len,
 
 bool is_c_source(const char *path);
 
+/* Normalise a relative path: "./a/b/../c.h" -> "a/c.h"; "" for "." (a
+ * ".." that nothing cancels stays). */
+char *path_normalize(const char *path);
+
 /*
  * Which files a directory walk collects.  The tree's own walk (tree_list()
  * outside git) leaves out names starting with '.', as git does, and

@@ -471,6 +471,23 @@ size_t tok_match_close(const struct token *tokens, size_t ntok, size_t i)
 	return ntok - 1;
 }
 
+size_t tok_match_open(const struct token *tokens, size_t lo, size_t i)
+{
+	char close = tokens[i].p[0];
+	char open = close == ')' ? '(' : close == ']' ? '[' : '{';
+	int depth = 0;
+
+	for (size_t j = i + 1; j-- > lo;) {
+		if (tokens[j].kind != TOK_PUNCT || tokens[j].len != 1)
+			continue;
+		if (tokens[j].p[0] == close)
+			depth++;
+		else if (tokens[j].p[0] == open && --depth == 0)
+			return j;
+	}
+	return SIZE_MAX;
+}
+
 char *lex_include_name(const struct token *t, size_t n, size_t i)
 {
 	const struct token *name;

@@ -211,24 +211,6 @@ static bool is_member_op(const struct token *tok)
 	       ((tok->len == 1 && tok->p[0] == '.') || TOK_IS(tok, "->"));
 }
 
-/* Index of the bracket that opens the one closed at t[i], or SIZE_MAX. */
-static size_t match_open(const struct token *t, size_t i)
-{
-	char close = t[i].p[0];
-	char open = close == ')' ? '(' : close == ']' ? '[' : '{';
-	int depth = 0;
-
-	for (size_t j = i + 1; j-- > 0;) {
-		if (t[j].kind != TOK_PUNCT || t[j].len != 1)
-			continue;
-		if (t[j].p[0] == close)
-			depth++;
-		else if (t[j].p[0] == open && --depth == 0)
-			return j;
-	}
-	return SIZE_MAX;
-}
-
 /* Split the argument list whose '(' is at t[open]. */
 static GArray *split_args(const struct token *t, size_t n, size_t open,
 			  size_t *close)
@@ -318,12 +300,12 @@ static const struct token *arg_last_name(const struct token *t, struct arg a)
 		return NULL;
 	j = a.end - 1;
 	while (j > a.first && tok_punct(&t[j], ')') &&
-	       tok_punct(&t[a.first], '(') && match_open(t, j) == a.first) {
+	       tok_punct(&t[a.first], '(') && tok_match_open(t, 0, j) == a.first) {
 		a.first++;
 		j--;
 	}
 	if (tok_punct(&t[j], ']')) {
-		size_t o = match_open(t, j);
+		size_t o = tok_match_open(t, 0, j);
 
 		if (o == SIZE_MAX || o <= a.first)
 			return NULL;
@@ -552,7 +534,7 @@ static size_t object_start(const struct token *t, size_t dot)
 
 	for (;;) {
 		if (tok_punct(&t[j], ']')) {
-			size_t o = match_open(t, j);
+			size_t o = tok_match_open(t, 0, j);
 
 			if (o == SIZE_MAX || o == 0)
 				return j;
@@ -579,7 +561,7 @@ static void member_assign(struct scanner *sc, size_t i)
 	size_t j = i - 1;
 
 	if (tok_punct(&t[j], ']')) {
-		size_t o = match_open(t, j);
+		size_t o = tok_match_open(t, 0, j);
 
 		if (o == SIZE_MAX || o == 0)
 			return;
@@ -631,7 +613,7 @@ static void data_read(struct scanner *sc, size_t i)
 	size_t start;
 
 	if (tok_punct(&t[j], ']')) {
-		size_t o = match_open(t, j);
+		size_t o = tok_match_open(t, 0, j);
 
 		if (o == SIZE_MAX || o == 0)
 			return;
@@ -771,7 +753,7 @@ static const struct token *function_name(const struct token *t, size_t i)
 			continue;
 		if (!tok_punct(&t[j], ')'))
 			return NULL;
-		o = match_open(t, j);
+		o = tok_match_open(t, 0, j);
 		if (o == SIZE_MAX || o == 0 || t[o - 1].kind != TOK_IDENT)
 			return NULL;
 		/* Skip attribute macros: foo(void) __acquires(x) { */

@@ -179,32 +179,18 @@ static bool declarator(const struct sparser *sp, size_t from, size_t to,
 		}
 	}
 	while (end > from && tok_punct(&t[end - 1], ']')) {
-		size_t j = end - 1;
-		int depth = 0;
+		size_t j = tok_match_open(t, from + 1, end - 1);
 
-		for (; j > from; j--) {
-			if (tok_punct(&t[j], ']'))
-				depth++;
-			else if (tok_punct(&t[j], '[') && --depth == 0)
-				break;
-		}
-		end = j;
+		end = j == SIZE_MAX ? from : j;
 		*array = true;
 	}
 	while (end > from && (t[end - 1].flags & TF_PP))
 		end--;
 	/* __aligned(8) and similar after the name */
 	while (end > from + 1 && tok_punct(&t[end - 1], ')')) {
-		size_t j = end - 1;
-		int depth = 0;
+		size_t j = tok_match_open(t, from + 1, end - 1);
 
-		for (; j > from; j--) {
-			if (tok_punct(&t[j], ')'))
-				depth++;
-			else if (tok_punct(&t[j], '(') && --depth == 0)
-				break;
-		}
-		if (j == from || t[j - 1].kind != TOK_IDENT)
+		if (j == SIZE_MAX || t[j - 1].kind != TOK_IDENT)
 			return false;
 		end = j - 1;
 	}
