@@ -1180,6 +1180,24 @@ static int site_cmp(gconstpointer a, gconstpointer b)
 	return x->col < y->col ? -1 : x->col > y->col;
 }
 
+/* The .data lines of `members` (struct member_assign) on timers. */
+static void add_data_sites(struct scan_result *res, GHashTable *header_timers,
+			   GArray *members, enum site_type type)
+{
+	for (guint i = 0; i < members->len; i++) {
+		struct member_assign *m = &g_array_index(members,
+						struct member_assign, i);
+		struct site s;
+
+		if (!is_timer(res->timer_names, header_timers, m->object))
+			continue;
+		s = site_from_assign(res, m, type);
+		g_array_append_val(res->sites, s);
+		if (!s.compat)
+			res->has_old_api = true;
+	}
+}
+
 void scan_resolve(struct scan_result *res, GHashTable *header_timers)
 {
 	GHashTable *cb_names = g_hash_table_new(g_str_hash, g_str_equal);
@@ -1188,30 +1206,9 @@ void scan_resolve(struct scan_result *res, GHashTable *header_timers)
 		res->cast_handed = g_hash_table_new_full(g_str_hash,
 							 g_str_equal, g_free,
 							 NULL);
-	for (guint i = 0; i < res->data_assigns->len; i++) {
-		struct member_assign *m = &g_array_index(res->data_assigns,
-						struct member_assign, i);
-		struct site s;
-
-		if (!is_timer(res->timer_names, header_timers, m->object))
-			continue;
-		s = site_from_assign(res, m, SITE_DATA_ASSIGN);
-		g_array_append_val(res->sites, s);
-		if (!s.compat)
-			res->has_old_api = true;
-	}
-	for (guint i = 0; i < res->data_reads->len; i++) {
-		struct member_assign *m = &g_array_index(res->data_reads,
-						struct member_assign, i);
-		struct site s;
-
-		if (!is_timer(res->timer_names, header_timers, m->object))
-			continue;
-		s = site_from_assign(res, m, SITE_DATA_READ);
-		g_array_append_val(res->sites, s);
-		if (!s.compat)
-			res->has_old_api = true;
-	}
+	add_data_sites(res, header_timers, res->data_assigns,
+		       SITE_DATA_ASSIGN);
+	add_data_sites(res, header_timers, res->data_reads, SITE_DATA_READ);
 	/* Callbacks handed to a timer: API calls, and .function on timers. */
 	for (guint i = 0; i < res->cb_uses->len; i++) {
 		struct cb_use *u = &g_array_index(res->cb_uses,
