@@ -3,8 +3,10 @@
 #   make            build build/timerconv
 #   make SANITIZE=1 build build-san/timerconv with ASan and UBSan
 #   make demo       install what is missing, build, run on the sample tree
-#   make test       install what is missing, build, run the test suite
-#                   on the sanitized binary, then the fuzz regressions
+#   make test       install what is missing, build, run the C unit tests
+#                   and the test suite on the sanitized build, then the
+#                   fuzz regressions
+#   make unit       only the C unit tests (tests/unit/, HACKING.md)
 #   make fuzz       run every fuzz target for FUZZ_SECONDS (default 60)
 #                   and the long whole-program mutation test
 #   make fuzz-ci    every fuzz regression input, then each target ~20 s
@@ -60,8 +62,8 @@ DEPS := $(OBJS:.o=.d)
 ALL_CFLAGS += $(STAGES:%=-Itool/%)
 vpath %.c $(STAGES:%=tool/%)
 
-.PHONY: all demo test bench corpus install uninstall man deps clean fuzz \
-	fuzz-ci fuzz-build
+.PHONY: all demo test unit unit-build bench corpus install uninstall man deps \
+	clean fuzz fuzz-ci fuzz-build
 
 # The manual pages come with the plain build, when help2man is there.
 ifneq ($(SANITIZE),1)
@@ -81,6 +83,44 @@ $(BUILD):
 	mkdir -p $@
 
 -include $(DEPS)
+
+# C unit tests (tests/unit/test_*.c, GLib's gtest), each a program linked
+# against the tool's objects but main.o.  `make unit` builds and runs them
+# with the sanitizers (build-san/unit/); G_TEST_SRCDIR tells them where
+# the sources are (the tests read cocci/ and tool/).
+UNIT_SRCS := $(sort $(wildcard tests/unit/test_*.c))
+UNIT_BINS := $(patsubst tests/unit/%.c,$(BUILD)/unit/%,$(UNIT_SRCS))
+LIB       := $(BUILD)/libtimerconv.a
+
+$(LIB): $(filter-out $(BUILD)/main.o,$(OBJS))
+	rm -f $@
+	ar rcs $@ $^
+
+$(BUILD)/unit/%: tests/unit/%.c tests/unit/unit.h $(LIB) | $(BUILD)/unit
+	$(CC) $(ALL_CFLAGS) -Itests/unit -DUNIT_PYTHON='"$(PYTHON)"' \
+		-MMD -MP -o $@ $< $(LDFLAGS) $(LIB) $(LDLIBS)
+
+$(BUILD)/unit:
+	mkdir -p $@
+
+-include $(wildcard $(BUILD)/unit/*.d)
+
+unit-build: $(UNIT_BINS)
+
+# Every test program runs, then the target fails if one did.
+unit:
+	$(MAKE) SANITIZE=1 unit-build
+	@test -n "$(UNIT_SRCS)" || { echo "make unit: no tests" >&2; exit 1; }
+	@failed=""; for t in $(patsubst tests/unit/%.c,build-san/unit/%,$(UNIT_SRCS)); do \
+		G_TEST_SRCDIR=$(CURDIR) G_SLICE=always-malloc \
+		G_DEBUG=gc-friendly \
+		LSAN_OPTIONS=suppressions=$(CURDIR)/tests/lsan.supp:print_suppressions=0 \
+			$$t -q || failed="$$failed $${t##*/}"; \
+	done; \
+	if [ -n "$$failed" ]; then \
+		echo "make unit: failed:$$failed" >&2; exit 1; \
+	fi; \
+	echo "make unit: $(words $(UNIT_SRCS)) test programs passed"
 
 # libFuzzer targets (fuzz/fuzz_*.c), linked against the tool's objects
 # built with coverage and the sanitizers (all but main.c).
@@ -157,6 +197,7 @@ demo: deps
 test: deps
 	$(MAKE) all
 	$(MAKE) SANITIZE=1 all
+	$(MAKE) unit
 	@TIMERCONV_BIN=$(CURDIR)/build-san/timerconv \
 		$(PYTHON) -m pytest -q tests; rc=$$?; \
 	if [ $$rc -eq 5 ]; then echo "make test: no tests collected" >&2; fi; \

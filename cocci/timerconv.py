@@ -23,6 +23,7 @@ function, the API name and the operands as spatch prints them, joined by
 
 import json
 import os
+import re
 import socket
 import sys
 
@@ -65,9 +66,17 @@ def key(p):
     return "%s:%s" % (p[0].line, p[0].column)
 
 
+# C's blanks, which the driver's plan_key() folds too (text_normalize(),
+# tool/lib/util.c): str.split() would also fold U+00A0, U+2028, U+0085
+# and \x1c-\x1f, which in C can only be inside a literal or a comment,
+# and the driver's key and ours would differ (tests/unit/test_key.c).
+_BLANKS = re.compile(r"[ \t\n\r\f\v]+")
+
+
 def name(*parts):
-    """The plan's name for a construct: its parts joined by "|"."""
-    return "|".join(" ".join(str(x).split()) for x in parts)
+    """The plan's name for a construct: its parts, runs of blanks folded
+    to one space, joined by "|"."""
+    return "|".join(_BLANKS.sub(" ", str(x)).strip(" ") for x in parts)
 
 
 def _spec_at(f):

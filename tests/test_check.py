@@ -13,7 +13,8 @@ import tempfile
 
 import pytest
 
-from conftest import CASES, FIXTURES, git, make_git_tree, timerconv
+from conftest import (CASES, FIXTURES, TIMERCONV, git, make_git_tree,
+                      timerconv)
 
 CHECK = FIXTURES / "check"
 MARK = re.compile(r"//\s*(expect|compat):\s*(old-timer-api/\S+)")
@@ -66,6 +67,7 @@ def test_compat_code_is_silent():
 def test_include_compat_shows_compat_code_as_notes():
     proc, findings = check_json(CHECK / "compat", "--include-compat",
                                 status=0)
+    assert findings
     assert as_set(findings, "note") == markers(CHECK / "compat", "compat")
     assert all(f["compat"] for f in findings)
 
@@ -73,10 +75,12 @@ def test_include_compat_shows_compat_code_as_notes():
 def test_recall_on_every_fixture_input(tmp_path):
     """Every old-API input in fixtures/ has findings; no converted output
     has any."""
+    inputs = 0
     for case in sorted(CASES.iterdir()):
         src = case / "input.c"
         if not src.exists():
             continue
+        inputs += 1
         d = tmp_path / case.name
         d.mkdir()
         shutil.copy(src, d / "case.c")
@@ -86,6 +90,7 @@ def test_recall_on_every_fixture_input(tmp_path):
             shutil.copy(case / "expected.c", d / "case.c")
             proc, findings = check_json(d, status=0)
             assert findings == [], case.name
+    assert inputs > 50, "fixtures/cases has %d inputs" % inputs
     # both setups, and both callbacks: the one in block/, and the one in
     # mm/ that is handed to a timer in block/
     proc, findings = check_json(FIXTURES / "seed-tree", status=1)
@@ -201,8 +206,7 @@ def test_exit_status_two_for_an_unreadable_file():
         # root reads anything: run as nobody, for whom the file is unreadable
         cmd = ["setpriv", "--reuid=nobody", "--regid=nogroup",
                "--clear-groups"]
-    proc = subprocess.run(cmd + [str(FIXTURES.parent / "build" / "timerconv"),
-                                 "check", "-C", str(tree)],
+    proc = subprocess.run(cmd + [str(TIMERCONV), "check", "-C", str(tree)],
                           capture_output=True, text=True)
     shutil.rmtree(top)
     assert proc.returncode == 2, proc.stderr

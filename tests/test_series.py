@@ -179,13 +179,26 @@ def test_git_am_of_the_series_reproduces_convert(tree, tmp_path):
 
 
 def test_every_prefix_of_the_series_applies(tree, tmp_path):
+    """git am of patches 1..n on a fresh clone, for every n: each prefix
+    applies and makes n commits, the last one patch n's."""
     out = tmp_path / "out"
     series(tree, out)
-    for n in range(1, len(patches(out)) + 1):
+    every = patches(out)
+    assert len(every) == 4, [p.name for p in every]
+    base = git("rev-parse", "HEAD", cwd=tree).strip()
+    for n in range(1, len(every) + 1):
         clone = tmp_path / ("c%d" % n)
         git("clone", "-q", str(tree), str(clone), cwd=tmp_path)
         git("-c", "user.name=B", "-c", "user.email=b@x", "am", "-q",
-            *map(str, patches(out)[:n]), cwd=clone)
+            *map(str, every[:n]), cwd=clone)
+        log = git("log", "--format=%s", base + "..HEAD", cwd=clone)
+        assert len(log.splitlines()) == n, log
+        text = every[n - 1].read_text()
+        subject = header(text, "Subject")
+        assert log.splitlines()[0] == re.sub(r"^\[PATCH \d+/\d+\] ", "",
+                                             subject)
+        changed = git("diff", "--name-only", "HEAD~1", "HEAD", cwd=clone)
+        assert sorted(changed.split()) == sorted(files_of(text))
 
 
 def test_checkpatch_is_run_and_finds_no_errors(tree, tmp_path):

@@ -398,6 +398,7 @@ def dkms_sources(tmp_path_factory):
 
 def test_real_dkms_compat_code_is_silent_and_untouched(dkms_sources,
                                                        tmp_path):
+    checked = 0
     for src in dkms_sources:
         tree = tmp_path / src.name
         shutil.copytree(src, tree, symlinks=True)
@@ -420,6 +421,9 @@ def test_real_dkms_compat_code_is_silent_and_untouched(dkms_sources,
             orig = (src / note["file"]).read_text().splitlines()[
                 note["line"] - 1]
             assert line == orig, note
+            checked += 1
+    # the packages hold compat code: a run that found none tested nothing
+    assert checked, [src.name for src in dkms_sources]
 
 
 def test_check_on_a_v4_14_tree_advises_what_v4_14_builds(tmp_path):

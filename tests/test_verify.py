@@ -59,7 +59,10 @@ def unit(report, callback):
 
 
 def sites(report, callback):
-    return [s for s in report["sites"] if s["callback"] == callback]
+    """The sites of a callback; every caller names one the tree has."""
+    found = [s for s in report["sites"] if s["callback"] == callback]
+    assert found, "no site of %s() in the report" % callback
+    return found
 
 
 def clean(tree):

@@ -160,6 +160,8 @@ def test_files_defconfig_builds_are_built(run):
     # compile failed is not left behind)
     built = [p for p in ALWAYS_BUILT
              if all(s["verify"] == "built" for s in run.sites(p))]
+    assert built, [(p, [s["verify"] for s in run.sites(p)])
+                   for p in ALWAYS_BUILT]
     for path in built:
         assert (run.build / path).with_suffix(".o").exists(), path
     assert "built before and after the conversion" in run.proc.stderr

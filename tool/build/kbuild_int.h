@@ -55,8 +55,10 @@ char *kb_no_rule(const char *line);
 /* make -C VIEW O=BUILD (or -C KDIR), to add arguments to. */
 GPtrArray *kb_make_argv(struct kbuild *kb);
 
-/* "./a/b/../c.o" -> "a/c.o" */
+/* "./a/b/../c.o" -> "a/c.o", "." for the top (path_normalize()) */
 char *kb_norm(const char *path);
+/* What follows "CC" in kbuild's "  CC [M]  a/b.o": the object's start. */
+const char *kb_cc_object(const char *after_cc);
 /* A path make printed, relative to the tree. */
 char *kb_tree_rel(struct kbuild *kb, const char *path);
 

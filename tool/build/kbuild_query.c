@@ -113,13 +113,7 @@ static void cc_objects(const char *l, GPtrArray *out)
 	while ((p = strstr(p, "'  CC "))) {
 		const char *e;
 
-		p += 6;
-		while (*p == ' ')
-			p++;
-		if (!strncmp(p, "[M]", 3))
-			p += 3;
-		while (*p == ' ')
-			p++;
+		p = kb_cc_object(p + 6);
 		e = p;
 		while (*e && *e != '\'' && *e != ' ')
 			e++;

@@ -14,6 +14,7 @@
 #include <gio/gio.h>
 
 #include "kbuild_int.h"
+#include "tree.h"
 #include "util.h"
 
 #define ERROR_MAX	400
@@ -157,28 +158,15 @@ GPtrArray *kb_make_argv(struct kbuild *kb)
 
 
 
-/* "./a/b/../c.o" -> "a/c.o" */
+/* "./a/b/../c.o" -> "a/c.o"; the top is ".", as make names it */
 char *kb_norm(const char *path)
 {
-	char **parts = g_strsplit(path, "/", -1);
-	GPtrArray *out = g_ptr_array_new();
-	char *res;
+	char *res = path_normalize(path);
 
-	for (int i = 0; parts[i]; i++) {
-		if (!*parts[i] || !strcmp(parts[i], "."))
-			continue;
-		if (!strcmp(parts[i], "..") && out->len &&
-		    strcmp(out->pdata[out->len - 1], "..")) {
-			g_ptr_array_remove_index(out, out->len - 1);
-			continue;
-		}
-		g_ptr_array_add(out, parts[i]);
+	if (!*res) {
+		g_free(res);
+		res = g_strdup(".");
 	}
-	g_ptr_array_add(out, NULL);
-	res = out->len > 1 ? g_strjoinv("/", (char **)out->pdata) :
-			     g_strdup(".");
-	g_ptr_array_free(out, TRUE);
-	g_strfreev(parts);
 	return res;
 }
 
@@ -212,6 +200,19 @@ char *kb_unprefix(struct kbuild *kb, const char *out)
 	return g_string_free(s, FALSE);
 }
 
+const char *kb_cc_object(const char *after_cc)
+{
+	const char *p = after_cc;
+
+	while (*p == ' ')
+		p++;
+	if (!strncmp(p, "[M]", 3))
+		p += 3;
+	while (*p == ' ')
+		p++;
+	return p;
+}
+
 /* "  CC [M]  drivers/x/y.o" -> "drivers/x/y.o" */
 static const char *cc_target(const char *l, char **buf)
 {
@@ -219,14 +220,7 @@ static const char *cc_target(const char *l, char **buf)
 		l++;
 	if (strncmp(l, "CC ", 3))
 		return NULL;
-	l += 3;
-	while (*l == ' ')
-		l++;
-	if (!strncmp(l, "[M]", 3))
-		l += 3;
-	while (*l == ' ')
-		l++;
-	*buf = g_strchomp(g_strdup(l));
+	*buf = g_strchomp(g_strdup(kb_cc_object(l + 3)));
 	return *buf;
 }
 

@@ -11,30 +11,7 @@
 #include <unistd.h>
 
 #include "overlay.h"
-
-void overlay_remove(const char *path)
-{
-	struct stat st;
-	GDir *d;
-	const char *name;
-
-	if (lstat(path, &st) < 0)
-		return;
-	if (!S_ISDIR(st.st_mode)) {
-		unlink(path);
-		return;
-	}
-	d = g_dir_open(path, 0, NULL);
-	while (d && (name = g_dir_read_name(d))) {
-		char *sub = g_build_filename(path, name, NULL);
-
-		overlay_remove(sub);
-		g_free(sub);
-	}
-	if (d)
-		g_dir_close(d);
-	rmdir(path);
-}
+#include "util.h"
 
 struct view {
 	const char *src;
@@ -145,7 +122,7 @@ bool overlay_build(const char *dst, const char *src, GPtrArray *files,
 		g_hash_table_add(v.hide, (char *)hide[i]);
 		add_spine(v.spine, hide[i]);
 	}
-	overlay_remove(dst);
+	remove_tree(dst);
 	if (g_mkdir_with_parents(dst, 0755) < 0) {
 		g_set_error(error, G_FILE_ERROR, g_file_error_from_errno(errno),
 			    "%s: cannot create: %s", dst, g_strerror(errno));

@@ -27,7 +27,4 @@ struct overlay_file {
 bool overlay_build(const char *dst, const char *src, GPtrArray *files,
 		   const char *const *hide, GError **error);
 
-/* Remove a directory tree without following symbolic links. */
-void overlay_remove(const char *path);
-
 #endif

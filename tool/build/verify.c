@@ -229,12 +229,6 @@ out:
 
 /* ---- build states ---- */
 
-static int cmp_file(gconstpointer a, gconstpointer b)
-{
-	return strcmp((*(struct cfile *const *)a)->path,
-		      (*(struct cfile *const *)b)->path);
-}
-
 /* The files of a state as the overlay takes them. */
 static GPtrArray *state_files(GPtrArray *state)
 {
@@ -261,7 +255,7 @@ static char *state_key(struct vobj *o, GPtrArray *state)
 	bool own = false;
 	char *res;
 
-	g_ptr_array_sort(sorted, cmp_file);
+	g_ptr_array_sort(sorted, cfile_cmp_path);
 	for (guint i = 0; i < sorted->len; i++) {
 		struct cfile *f = sorted->pdata[i];
 
@@ -635,48 +629,27 @@ static const char *obj_status(struct vobj *o)
 /* Whether c includes the header h (directly), by its #include lines. */
 static bool includes(const struct cfile *c, const char *h)
 {
-	const char *p = c->text, *end = c->text + c->len;
+	size_t n;
+	struct token *t = lex_all(c->text, c->len, &n);
+	GPtrArray *names = lex_includes(t, n);
 	char *dir = g_path_get_dirname(c->path);
 	bool found = false;
 
-	while (p < end && !found) {
-		const char *nl = memchr(p, '\n', end - p);
-		const char *e = nl ? nl : end;
-		const char *q = p;
+	for (guint i = 0; i < names->len && !found; i++) {
+		const char *spelled = names->pdata[i];
+		char *inc = g_strndup(spelled + 1, strlen(spelled) - 2);
+		char *rel = g_build_filename(dir, inc, NULL);
+		char *tail = g_strconcat("/", inc, NULL);
 
-		while (q < e && (*q == ' ' || *q == '\t'))
-			q++;
-		if (q < e && *q == '#') {
-			q++;
-			while (q < e && (*q == ' ' || *q == '\t'))
-				q++;
-			if (e - q > 7 && !strncmp(q, "include", 7)) {
-				const char *o = q + 7, *cl;
-
-				while (o < e && (*o == ' ' || *o == '\t'))
-					o++;
-				cl = o < e ? memchr(o + 1, *o == '<' ? '>' :
-						    '"', e - o - 1) : NULL;
-				if (cl && (*o == '<' || *o == '"')) {
-					char *inc = g_strndup(o + 1,
-							      cl - o - 1);
-					char *rel = g_build_filename(dir, inc,
-								     NULL);
-					char *tail = g_strconcat("/", inc,
-								 NULL);
-
-					found = g_str_has_suffix(h, tail) ||
-						!strcmp(h, inc) ||
-						!strcmp(h, rel);
-					g_free(tail);
-					g_free(rel);
-					g_free(inc);
-				}
-			}
-		}
-		p = e + 1;
+		found = g_str_has_suffix(h, tail) || !strcmp(h, inc) ||
+			!strcmp(h, rel);
+		g_free(tail);
+		g_free(rel);
+		g_free(inc);
 	}
+	g_ptr_array_free(names, TRUE);
 	g_free(dir);
+	g_free(t);
 	return found;
 }
 
@@ -709,11 +682,6 @@ const char *verify_site(struct conversion *cv, const struct csite *s)
 		g_ptr_array_free(objs, TRUE);
 	}
 	return res;
-}
-
-static int cmp_str(gconstpointer a, gconstpointer b)
-{
-	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
 /* Those that did not build before first (they want a look), by path. */
@@ -797,7 +765,7 @@ static void none_built_warning(struct verify *v, guint n, FILE *out)
 							g_str_equal, NULL))
 			g_ptr_array_add(whys, o->why);
 	}
-	g_ptr_array_sort(whys, cmp_str);
+	g_ptr_array_sort(whys, cmp_strings);
 	fprintf(out, "timerconv: verify: warning: this config builds none of the %u changed file%s (is it the config this tree is built with?):",
 		n, n == 1 ? "" : "s");
 	for (guint i = 0; i < whys->len && i < 4; i++)

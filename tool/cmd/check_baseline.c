@@ -214,9 +214,9 @@ GHashTable *since_added_lines(const char *root, const char *rev,
 	const char *opt = cached ? "--cached" : "--since";
 	GHashTable *added;
 	char *out = NULL, *err = NULL;
+	int status = -1;
 	char **lines;
 	char *file = NULL;
-	int status = -1;
 
 	if (!run_capture_err(diff_argv, NULL, &out, &err, &status, error)) {
 		g_free(base);
@@ -271,11 +271,6 @@ GHashTable *since_added_lines(const char *root, const char *rev,
 	}
 	g_free(out);
 	return added;
-}
-
-static int cmp_str(gconstpointer a, gconstpointer b)
-{
-	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
 /*
@@ -339,7 +334,7 @@ bool staged_view(struct tree *t, GPtrArray *files, GHashTable *added,
 			more = true;
 		}
 		if (more)
-			g_ptr_array_sort(files, cmp_str);
+			g_ptr_array_sort(files, cmp_strings);
 	}
 	ok = true;
 out:

@@ -16,6 +16,7 @@
 #include "compat.h"
 #include "damage.h"
 #include "facts_dump.h"
+#include "env.h"
 #include "pipeline.h"
 #include "progress.h"
 #include "speculate.h"
@@ -60,7 +61,7 @@ static void timing(const char *phase)
 	static gint64 last;
 	gint64 now = g_get_monotonic_time();
 
-	if (!g_getenv("TIMERCONV_TIMINGS"))
+	if (!env_timings())
 		return;
 	if (last && phase)
 		fprintf(stderr, "timerconv: timing: %-8s %7.2f s, %lu MiB\n",
@@ -273,7 +274,7 @@ static char *write_callbacks(struct run *r, GHashTable *names,
  */
 static bool speculating(struct run *r)
 {
-	return !r->cv.compat_header && !g_getenv("TIMERCONV_NO_SPECULATE");
+	return !r->cv.compat_header && !env_no_speculate();
 }
 
 /* TIMERCONV_FACTS_DUMP=DIR: the planner's fuzz seeds (facts_dump.h). */
@@ -681,14 +682,6 @@ bool pipeline_run(struct run *r, const struct pipeline_opts *o,
 	return add_compat_header(r, error);
 }
 
-static int cmp_path(gconstpointer a, gconstpointer b)
-{
-	const struct cfile *x = *(struct cfile *const *)a;
-	const struct cfile *y = *(struct cfile *const *)b;
-
-	return strcmp(x->path, y->path);
-}
-
 GPtrArray *pipeline_candidates(struct run *r)
 {
 	GPtrArray *out = g_ptr_array_new();
@@ -699,7 +692,7 @@ GPtrArray *pipeline_candidates(struct run *r)
 		if (has_work(f))
 			g_ptr_array_add(out, f);
 	}
-	g_ptr_array_sort(out, cmp_path);
+	g_ptr_array_sort(out, cfile_cmp_path);
 	return out;
 }
 
@@ -713,7 +706,7 @@ GPtrArray *pipeline_changed(struct run *r)
 		if (f->new_text)
 			g_ptr_array_add(out, f);
 	}
-	g_ptr_array_sort(out, cmp_path);
+	g_ptr_array_sort(out, cfile_cmp_path);
 	return out;
 }
 

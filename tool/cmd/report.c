@@ -201,11 +201,6 @@ static void add_int(JsonBuilder *b, const char *key, gint64 val)
 	json_builder_add_int_value(b, val);
 }
 
-static int cmp_str(gconstpointer a, gconstpointer b)
-{
-	return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
 static void unit_files(JsonBuilder *b, struct unit *u)
 {
 	GPtrArray *paths = g_ptr_array_new();
@@ -215,7 +210,7 @@ static void unit_files(JsonBuilder *b, struct unit *u)
 	g_hash_table_iter_init(&it, u->files);
 	while (g_hash_table_iter_next(&it, &f, NULL))
 		g_ptr_array_add(paths, ((struct cfile *)f)->path);
-	g_ptr_array_sort(paths, cmp_str);
+	g_ptr_array_sort(paths, cmp_strings);
 	json_builder_begin_array(b);
 	for (guint i = 0; i < paths->len; i++)
 		add_value(b, paths->pdata[i]);

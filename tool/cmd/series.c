@@ -882,11 +882,6 @@ static GPtrArray *format_patches(struct series *s, const char *dir,
 	return names;
 }
 
-static int cmp_names(gconstpointer a, gconstpointer b)
-{
-	return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
 static bool write_series(struct series *s, GError **error)
 {
 	char *fmt = g_build_filename(s->tmp, "patches", NULL);
@@ -896,7 +891,7 @@ static bool write_series(struct series *s, GError **error)
 
 	if (!names)
 		goto out;
-	g_ptr_array_sort(names, cmp_names);
+	g_ptr_array_sort(names, cmp_strings);
 	all_people(s, to_all, cc_all);
 	for (guint i = 0; i < names->len; i++) {
 		char *path = g_build_filename(fmt, names->pdata[i], NULL);

@@ -128,12 +128,6 @@ static struct patch *patch_new(const char *key, const char *anchor)
 	return p;
 }
 
-static int cmp_cfile(gconstpointer a, gconstpointer b)
-{
-	return strcmp((*(struct cfile *const *)a)->path,
-		      (*(struct cfile *const *)b)->path);
-}
-
 static int cmp_patch(gconstpointer a, gconstpointer b)
 {
 	return strcmp((*(struct patch *const *)a)->anchor,
@@ -261,7 +255,7 @@ GPtrArray *series_group(struct run *r, enum split_mode mode,
 	for (guint i = 0; i < patches->len; i++) {
 		struct patch *p = patches->pdata[i];
 
-		g_ptr_array_sort(p->files, cmp_cfile);
+		g_ptr_array_sort(p->files, cfile_cmp_path);
 		for (guint k = 0; k < p->to->len; k++)
 			remove_str(p->cc, p->to->pdata[k]);
 		for (guint k = 0; k < p->units->len; k++) {

@@ -10,6 +10,7 @@
 
 #include "blank.h"
 #include "conv.h"
+#include "env.h"
 #include "gitutil.h"
 #include "spatch.h"
 #include "structs_cache.h"
@@ -148,6 +149,12 @@ struct cfile *conv_file(struct conversion *cv, const char *path)
 	return g_hash_table_lookup(cv->by_path, path);
 }
 
+int cfile_cmp_path(gconstpointer a, gconstpointer b)
+{
+	return strcmp((*(struct cfile *const *)a)->path,
+		      (*(struct cfile *const *)b)->path);
+}
+
 char *cfile_include_path(const struct cfile *f, const char *name)
 {
 	char *dir = g_path_get_dirname(f->path);
@@ -196,28 +203,26 @@ static void index_one(size_t i, void *data)
 	g_free(text);
 }
 
-/* Every header below dir, by absolute path. */
-static void list_headers(const char *dir, GPtrArray *out, int depth)
+static bool is_header(const char *name)
 {
-	GDir *d = depth < 16 ? g_dir_open(dir, 0, NULL) : NULL;
-	const char *name;
+	return g_str_has_suffix(name, ".h");
+}
 
-	if (!d)
-		return;
-	while ((name = g_dir_read_name(d))) {
-		char *path = g_build_filename(dir, name, NULL);
+/* Every header below dir, by absolute path. */
+static void list_headers(const char *dir, GPtrArray *out)
+{
+	static const struct walk_rules headers = {
+		.want = is_header,
+		.file_links = true,
+		.max_depth = 16,
+	};
+	GPtrArray *rel = g_ptr_array_new_with_free_func(g_free);
 
-		if (g_str_has_suffix(name, ".h") &&
-		    g_file_test(path, G_FILE_TEST_IS_REGULAR)) {
-			g_ptr_array_add(out, path);
-			continue;
-		}
-		if (!g_file_test(path, G_FILE_TEST_IS_SYMLINK) &&
-		    g_file_test(path, G_FILE_TEST_IS_DIR))
-			list_headers(path, out, depth + 1);
-		g_free(path);
-	}
-	g_dir_close(d);
+	dir_walk(dir, "", &headers, rel);
+	for (guint i = 0; i < rel->len; i++)
+		g_ptr_array_add(out, g_build_filename(dir, rel->pdata[i],
+						      NULL));
+	g_ptr_array_free(rel, TRUE);
 }
 
 static void index_outside(size_t i, void *data)
@@ -319,7 +324,7 @@ struct struct_index *conv_structs(struct conversion *cv)
 		if (g_str_has_suffix(p, ".h"))
 			g_ptr_array_add(job.paths, (gpointer)p);
 	}
-	cache = g_getenv("TIMERCONV_NO_CACHE") ? NULL :
+	cache = env_no_cache() ? NULL :
 		cache_path(cv, job.paths);
 	cv->structs = structs_new();
 	if (cache && structs_cache_load(cv->structs, cache)) {
@@ -349,7 +354,7 @@ struct struct_index *conv_structs(struct conversion *cv)
 		const char *dir = cv->include_dirs->pdata[i];
 
 		structs_add_include_dir(cv->structs, dir);
-		list_headers(dir, job.paths, 0);
+		list_headers(dir, job.paths);
 	}
 	parallel_for(job.paths->len, cv->jobs, index_outside, &job);
 	g_ptr_array_free(job.paths, TRUE);

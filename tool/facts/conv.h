@@ -157,6 +157,8 @@ char *cfile_scratch_write(const struct cfile *f, const char *dir,
 /* Free them (32 bytes a token): they are lexed again when next asked. */
 void cfile_forget_tokens(struct cfile *f);
 struct cfile *conv_file(struct conversion *cv, const char *path);
+/* For g_ptr_array_sort() of struct cfile *: by path. */
+int cfile_cmp_path(gconstpointer a, gconstpointer b);
 /* Where f's #include "name" leads: name beside f, normalised. */
 char *cfile_include_path(const struct cfile *f, const char *name);
 /* Does f #include "..." the file at path (root-relative)? */

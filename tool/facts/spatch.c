@@ -14,6 +14,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "env.h"
 #include "spatch.h"
 #include "util.h"
 
@@ -53,7 +54,7 @@ static bool has_rules(const char *dir)
 /* $TIMERCONV_COCCI_DIR, the source tree next to build/, or DATADIR. */
 static char *find_cocci_dir(void)
 {
-	const char *env = g_getenv("TIMERCONV_COCCI_DIR");
+	const char *env = env_cocci_dir();
 	char *dir = exe_dir();
 	char *cand;
 
@@ -118,11 +119,6 @@ static bool check_version(GError **error)
 	return true;
 }
 
-static int cmp_names(gconstpointer a, gconstpointer b)
-{
-	return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
 #define INCLUDE_RULE "compat_include.cocci"
 #define INCLUDE_PLACEHOLDER "TIMERCONV_COMPAT_INCLUDE"
 
@@ -150,7 +146,7 @@ static char *combine_rules(const char *dir, char **include_rule,
 		if (g_str_has_suffix(name, ".cocci"))
 			g_ptr_array_add(names, g_strdup(name));
 	g_dir_close(d);
-	g_ptr_array_sort(names, cmp_names);
+	g_ptr_array_sort(names, cmp_strings);
 	for (guint i = 0; i < names->len; i++) {
 		char *path = g_build_filename(dir, names->pdata[i], NULL);
 		char *text = NULL;
@@ -488,7 +484,7 @@ static void batch_timing(const struct runner *r, const struct batch *b,
 	gint64 now = g_get_monotonic_time();
 	size_t bytes = 0;
 
-	if (!g_getenv("TIMERCONV_TIMINGS"))
+	if (!env_timings())
 		return;
 	for (guint i = 0; i < b->files->len; i++)
 		bytes += ((struct spatch_file *)b->files->pdata[i])->size;
@@ -744,7 +740,7 @@ static char *narrowed_set(const struct batch *b, const char *rules)
 		}
 	}
 	if (plain) {
-		g_ptr_array_sort(names, cmp_names);
+		g_ptr_array_sort(names, cmp_strings);
 		set = g_string_new("= {");
 		for (guint i = 0; i < names->len; i++)
 			g_string_append_printf(set, "%s%s", i ? ", " : "",

@@ -3,13 +3,14 @@
 #include <string.h>
 
 #include "gitutil.h"
+#include "util.h"
 
 bool git_runv(const char *dir, const char *const *args, char **out,
 	      GError **error)
 {
 	GPtrArray *argv = g_ptr_array_new();
 	GSubprocess *proc;
-	char *o = NULL, *e = NULL;
+	GBytes *o = NULL, *e = NULL;
 	bool ok = false;
 
 	g_ptr_array_add(argv, "git");
@@ -23,23 +24,28 @@ bool git_runv(const char *dir, const char *const *args, char **out,
 				 G_SUBPROCESS_FLAGS_STDERR_PIPE, error);
 	if (!proc)
 		goto out;
-	if (!g_subprocess_communicate_utf8(proc, NULL, NULL, &o, &e, error))
+	if (!g_subprocess_communicate(proc, NULL, NULL, &o, &e, error))
 		goto out;
 	if (!g_subprocess_get_if_exited(proc) ||
 	    g_subprocess_get_exit_status(proc) != 0) {
+		gsize n = 0;
+		const char *d = e ? g_bytes_get_data(e, &n) : NULL;
+		char *msg = g_utf8_make_valid(d ? d : "", n);
+
 		g_set_error(error, G_SPAWN_ERROR, G_SPAWN_ERROR_FAILED,
 			    "git %s failed: %s", args[0],
-			    e && *e ? g_strchomp(e) : "(no message)");
+			    *g_strchomp(msg) ? msg : "(no message)");
+		g_free(msg);
 		goto out;
 	}
 	ok = true;
-	if (out) {
-		*out = o;
-		o = NULL;
-	}
+	if (out)
+		*out = bytes_to_string(o);
 out:
-	g_free(o);
-	g_free(e);
+	if (o)
+		g_bytes_unref(o);
+	if (e)
+		g_bytes_unref(e);
 	if (proc)
 		g_object_unref(proc);
 	g_ptr_array_free(argv, TRUE);

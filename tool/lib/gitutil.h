@@ -6,8 +6,11 @@
 #include <stdbool.h>
 
 /*
- * Run `git -C dir ARGS...` (NULL-terminated); *out gets stdout (may be
- * NULL).  A non-zero exit is an error carrying git's stderr.
+ * Every git the tool runs goes through here.  Run `git -C dir ARGS...`
+ * (NULL-terminated); *out gets stdout byte for byte, NUL-terminated (out
+ * may be NULL): `ls-files -z` separates names with NULs, and a file's
+ * text need not be UTF-8.  A non-zero exit is an error carrying git's
+ * stderr.
  */
 bool git_run(const char *dir, char **out, GError **error, ...)
 	G_GNUC_NULL_TERMINATED;

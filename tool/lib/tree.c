@@ -19,6 +19,29 @@ bool is_c_source(const char *path)
 	       (path[n - 1] == 'c' || path[n - 1] == 'h');
 }
 
+char *path_normalize(const char *path)
+{
+	char **parts = g_strsplit(path, "/", -1);
+	GPtrArray *out = g_ptr_array_new();
+	char *res;
+
+	for (int i = 0; parts[i]; i++) {
+		if (!parts[i][0] || !strcmp(parts[i], "."))
+			continue;
+		if (!strcmp(parts[i], "..") && out->len &&
+		    strcmp(out->pdata[out->len - 1], "..")) {
+			g_ptr_array_set_size(out, out->len - 1);
+			continue;
+		}
+		g_ptr_array_add(out, parts[i]);
+	}
+	g_ptr_array_add(out, NULL);
+	res = g_strjoinv("/", (char **)out->pdata);
+	g_ptr_array_free(out, TRUE);
+	g_strfreev(parts);
+	return res;
+}
+
 bool tree_open(struct tree *t, const char *root, GError **error)
 {
 	const char *argv[] = { "git", "-C", root, "rev-parse",
@@ -106,6 +129,48 @@ char *tree_read(const struct tree *t, const char *rel, size_t *len,
 	if (len)
 		*len = n;
 	return data;
+}
+
+static void walk_in(const char *root, const char *rel,
+		    const struct walk_rules *w, int depth, GPtrArray *out)
+{
+	char *abs = rel[0] ? g_build_filename(root, rel, NULL) :
+			     g_strdup(root);
+	GDir *d = !w->max_depth || depth < w->max_depth ?
+		  g_dir_open(abs, 0, NULL) : NULL;
+	const char *name;
+
+	g_free(abs);
+	if (!d)
+		return;
+	while ((name = g_dir_read_name(d))) {
+		char *sub = rel[0] ? g_strconcat(rel, "/", name, NULL) :
+				     g_strdup(name);
+		char *path = g_build_filename(root, sub, NULL);
+		struct stat st;
+
+		if ((w->skip_dot && name[0] == '.') || lstat(path, &st) < 0) {
+			g_free(sub);
+		} else if (S_ISDIR(st.st_mode)) {
+			walk_in(root, sub, w, depth + 1, out);
+			g_free(sub);
+		} else if (w->want(name) &&
+			   (S_ISREG(st.st_mode) ||
+			    (w->file_links && S_ISLNK(st.st_mode) &&
+			     stat(path, &st) == 0 && S_ISREG(st.st_mode)))) {
+			g_ptr_array_add(out, sub);
+		} else {
+			g_free(sub);
+		}
+		g_free(path);
+	}
+	g_dir_close(d);
+}
+
+void dir_walk(const char *root, const char *rel, const struct walk_rules *w,
+	      GPtrArray *out)
+{
+	walk_in(root, rel, w, 0, out);
 }
 
 /* The tree's root as the file system names it, without symlinks. */
@@ -255,11 +320,6 @@ static GPtrArray *git_list(struct tree *t, const char *const *paths,
 	return out;
 }
 
-static int cmp_str(gconstpointer a, gconstpointer b)
-{
-	return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
 /*
  * A PATH as the tree names it: relative to the root, without ".", "..",
  * doubled slashes or symbolic links ("drivers/../sound/" is "sound", "."
@@ -328,7 +388,7 @@ GPtrArray *tree_list(struct tree *t, const char *const *paths,
 	g_ptr_array_free(clean, TRUE);
 	if (!out)
 		return NULL;
-	g_ptr_array_sort(out, cmp_str);
+	g_ptr_array_sort(out, cmp_strings);
 	/* Overlapping PATHs must not list a file twice. */
 	for (guint i = 1; i < out->len;) {
 		if (!strcmp(out->pdata[i], out->pdata[i - 1]))

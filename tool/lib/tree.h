@@ -39,4 +39,31 @@ char *tree_read(const struct tree *t, const char *rel, size_t *len,
 
 bool is_c_source(const char *path);
 
+/* Normalise a relative path: "./a/b/../c.h" -> "a/c.h"; "" for "." (a
+ * ".." that nothing cancels stays). */
+char *path_normalize(const char *path);
+
+/*
+ * Which files a directory walk collects.  The tree's own walk (tree_list()
+ * outside git) leaves out names starting with '.', as git does, and
+ * links: the files it lists may be rewritten, and writing through a link
+ * would change a file elsewhere.  The walk of the -I and --kernel-headers
+ * directories (cfile.c) only reads: it takes a link to a header, as the
+ * compiler would, and stops 16 directories down.
+ */
+struct walk_rules {
+	bool (*want)(const char *name);	/* by the file's name */
+	bool file_links;		/* a link to a regular file counts */
+	bool skip_dot;			/* leave out names starting with '.' */
+	int max_depth;			/* directories below root/rel; 0: any */
+};
+
+/*
+ * Append the regular files below root/rel (rel "" for root itself) that
+ * the rules want to out, as paths relative to root, depth first in the
+ * order the directories list them.  Links to directories are not followed.
+ */
+void dir_walk(const char *root, const char *rel, const struct walk_rules *w,
+	      GPtrArray *out);
+
 #endif

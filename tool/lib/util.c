@@ -17,6 +17,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "env.h"
 #include "util.h"
 #include "version.h"
 
@@ -297,31 +298,34 @@ char *tmpdir_create(const char *tag, GError **error)
 	return dir;
 }
 
-static void remove_tree(const char *path)
+void remove_tree(const char *path)
 {
-	GDir *d = g_dir_open(path, 0, NULL);
+	struct stat st;
+	GDir *d;
 	const char *name;
 
-	if (d) {
-		while ((name = g_dir_read_name(d))) {
-			char *sub = g_build_filename(path, name, NULL);
-
-			if (g_file_test(sub, G_FILE_TEST_IS_DIR) &&
-			    !g_file_test(sub, G_FILE_TEST_IS_SYMLINK))
-				remove_tree(sub);
-			else
-				unlink(sub);
-			g_free(sub);
-		}
-		g_dir_close(d);
+	if (lstat(path, &st) < 0)
+		return;
+	if (!S_ISDIR(st.st_mode)) {
+		unlink(path);
+		return;
 	}
+	d = g_dir_open(path, 0, NULL);
+	while (d && (name = g_dir_read_name(d))) {
+		char *sub = g_build_filename(path, name, NULL);
+
+		remove_tree(sub);
+		g_free(sub);
+	}
+	if (d)
+		g_dir_close(d);
 	rmdir(path);
 }
 
 void tmpdir_remove_all(void)
 {
 	/* For debugging the rules: keep what spatch was given. */
-	if (g_getenv("TIMERCONV_KEEP_TMP")) {
+	if (env_keep_tmp()) {
 		for (guint i = 0; tmp_dirs && i < tmp_dirs->len; i++)
 			fprintf(stderr, "timerconv: kept %s\n",
 				(char *)tmp_dirs->pdata[i]);
@@ -364,6 +368,19 @@ bool interrupted(void)
 	return got_signal != 0;
 }
 
+char *bytes_to_string(GBytes *bytes)
+{
+	gsize n = 0;
+	const char *d = bytes ? g_bytes_get_data(bytes, &n) : NULL;
+	char *s = g_malloc(n + 1);
+
+	/* Not g_strndup(): NUL-separated output must survive. */
+	if (n)
+		memcpy(s, d, n);
+	s[n] = '\0';
+	return s;
+}
+
 static bool capture(const char *const *argv, const char *cwd, char **out,
 		    gsize *outlen, char **err, int *status, bool quiet,
 		    GError **error)
@@ -392,16 +409,9 @@ static bool capture(const char *const *argv, const char *cwd, char **out,
 		*status = g_subprocess_get_if_exited(proc) ?
 			  g_subprocess_get_exit_status(proc) : -1;
 	if (out) {
-		gsize n;
-		const char *d = g_bytes_get_data(bytes, &n);
-
-		/* Not g_strndup(): NUL-separated output must survive. */
-		*out = g_malloc(n + 1);
-		if (n)
-			memcpy(*out, d, n);
-		(*out)[n] = '\0';
+		*out = bytes_to_string(bytes);
 		if (outlen)
-			*outlen = n;
+			*outlen = bytes ? g_bytes_get_size(bytes) : 0;
 	}
 	if (err) {
 		gsize n;
@@ -440,31 +450,31 @@ bool run_capture_len(const char *const *argv, const char *cwd, char **out,
 bool output_file_ok(const char *opt, const char *path, GError **error)
 {
 	char *dir = g_path_get_dirname(path);
-	const char *why = NULL;
+	const char *fault = NULL;
 
 	if (g_file_test(path, G_FILE_TEST_IS_DIR))
-		why = "is a directory";
+		fault = "is a directory";
 	else if (!g_file_test(dir, G_FILE_TEST_EXISTS))
-		why = "its directory does not exist";
+		fault = "its directory does not exist";
 	else if (!g_file_test(dir, G_FILE_TEST_IS_DIR))
-		why = "its directory is not a directory";
+		fault = "its directory is not a directory";
 	else if (access(dir, W_OK | X_OK) != 0)
-		why = "its directory is not writable";
+		fault = "its directory is not writable";
 	else if (g_file_test(path, G_FILE_TEST_EXISTS) &&
 		 access(path, W_OK) != 0)
-		why = "not writable";
+		fault = "not writable";
 	g_free(dir);
-	if (!why)
+	if (!fault)
 		return true;
 	g_set_error(error, G_FILE_ERROR, G_FILE_ERROR_ACCES, "%s %s: %s",
-		    opt, path, why);
+		    opt, path, fault);
 	return false;
 }
 
 bool output_dir_ok(const char *opt, const char *path, GError **error)
 {
 	char *p = g_strdup(path);
-	const char *why = NULL;
+	const char *fault = NULL;
 
 	/* the first part of the path that exists must be a directory we
 	 * may write in (or, for path itself, one we may add files to) */
@@ -479,15 +489,15 @@ bool output_dir_ok(const char *opt, const char *path, GError **error)
 		p = up;
 	}
 	if (!g_file_test(p, G_FILE_TEST_IS_DIR))
-		why = strcmp(p, path) ? "a part of the path is not a directory" :
+		fault = strcmp(p, path) ? "a part of the path is not a directory" :
 					"not a directory";
 	else if (access(p, W_OK | X_OK) != 0)
-		why = "not writable";
+		fault = "not writable";
 	g_free(p);
-	if (!why)
+	if (!fault)
 		return true;
 	g_set_error(error, G_FILE_ERROR, G_FILE_ERROR_NOTDIR, "%s %s: %s",
-		    opt, path, why);
+		    opt, path, fault);
 	return false;
 }
 
@@ -663,7 +673,10 @@ char *text_normalize(const char *p, size_t len)
 	for (size_t i = 0; i < len; i++) {
 		char c = p[i];
 
-		if (c == ' ' || c == '\t' || c == '\n' || c == '\r') {
+		/* C's blanks, as the lexer skips them (and as
+		 * cocci/timerconv.py's name() folds them) */
+		if (c == ' ' || c == '\t' || c == '\n' || c == '\r' ||
+		    c == '\f' || c == '\v') {
 			space = s->len > 0;
 			continue;
 		}
@@ -673,4 +686,9 @@ char *text_normalize(const char *p, size_t len)
 		g_string_append_c(s, c);
 	}
 	return g_string_free(s, FALSE);
+}
+
+int cmp_strings(gconstpointer a, gconstpointer b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
 }

@@ -66,6 +66,9 @@ struct _JsonBuilder;
 bool write_json_atomic(const char *path, struct _JsonBuilder *b, int mode,
 		       GError **error);
 
+/* rm -rf path: a link is removed, never followed. */
+void remove_tree(const char *path);
+
 /* Temporary directories removed at exit and on SIGINT/SIGTERM. */
 char *tmpdir_create(const char *tag, GError **error);
 void tmpdir_remove_all(void);
@@ -74,7 +77,11 @@ void tmpdir_remove_all(void);
 void interrupt_setup(void);
 bool interrupted(void);
 
-/* Run a command, capture stdout; stderr is passed through unless quiet. */
+/* A command's output as a string: every byte, NULs too, then a NUL. */
+char *bytes_to_string(GBytes *bytes);
+
+/* Run a command, capture stdout; stderr is passed through unless quiet.
+ * (git goes through git_run(), gitutil.h.) */
 bool run_capture(const char *const *argv, const char *cwd, char **out,
 		 int *status, bool quiet, GError **error);
 /* The same with stderr captured too (*err: its text, trailing blanks
@@ -94,12 +101,6 @@ bool cli_parse(GOptionContext *ctx, const char *cmd, int *argc,
 	       char ***argv);
 
 /*
- * --jobs and --timeout: commands start them at CLI_UNSET, and after
- * cli_parse() turn them into the value to use: 0 when not given (the
- * default), an error line and false for 0 or less; --jobs above
- * CLI_JOBS_PER_CPU times the CPUs is capped, with a warning.
- */
-/*
  * The tree a command runs on (*root, to free) and the PATHs in it.  With
  * -C DIR (given), DIR and the PATHs as given.  Run from a subdirectory of
  * a git work tree, the work tree's top, and the PATHs (or, with none,
@@ -109,12 +110,22 @@ bool cli_parse(GOptionContext *ctx, const char *cmd, int *argc,
  */
 bool cli_tree(const char *given, bool own_root, char ***paths, char **root);
 
+/*
+ * --jobs and --timeout: commands start them at CLI_UNSET, and after
+ * cli_parse() turn them into the value to use: 0 when not given (the
+ * default), an error line and false for 0 or less; --jobs above
+ * CLI_JOBS_PER_CPU times the CPUs is capped, with a warning.
+ */
 #define CLI_UNSET		G_MININT
 #define CLI_JOBS_PER_CPU	4
 bool cli_jobs(int *jobs);
 bool cli_timeout(int *timeout);
 
-/* strdup of [p, p+len) with runs of blanks folded to one space. */
+/* For g_ptr_array_sort() of strings: strcmp() of two elements. */
+int cmp_strings(gconstpointer a, gconstpointer b);
+
+/* strdup of [p, p+len) with runs of C's blanks (space, \t, \n, \r, \f,
+ * \v) folded to one space and none at either end. */
 char *text_normalize(const char *p, size_t len);
 
 #endif

@@ -31,7 +31,7 @@ static const char *relation_reason(enum relation rel)
 	case REL_TOO_DEEP:
 		return "callback cannot recover its container (member path too deep)";
 	}
-	return "?";
+	return "data not understood";
 }
 
 static const char *pick_name(GHashTable *idents, const char *const *names)

@@ -20,6 +20,7 @@
 #include <unistd.h>
 
 #include "blank.h"
+#include "env.h"
 #include "spatch.h"
 #include "speculate.h"
 #include "util.h"
@@ -464,7 +465,7 @@ void spec_stop(struct speculation *s)
 		g_warning("cannot stop the plan server");
 	g_thread_join(s->thread);
 	s->thread = NULL;
-	if (g_getenv("TIMERCONV_TIMINGS"))
+	if (env_timings())
 		fprintf(stderr, "timerconv: timing: %u plans asked for, %.2f s planning; %zu KiB of function bodies blanked\n",
 			s->served, (double)s->busy / G_USEC_PER_SEC,
 			s->blanked / 1024);
@@ -551,7 +552,7 @@ bool spec_take(struct cfile *f, JsonObject *plan)
 		return false;
 	want = plan_canonical(plan);
 	same = !f->spec_plan || !strcmp(want, f->spec_plan);
-	if (!same && g_getenv("TIMERCONV_SPEC_DEBUG"))
+	if (!same && env_spec_debug())
 		fprintf(stderr, "SPEC %s\n  had  %s\n  want %s\n", f->path,
 			f->spec_plan, want);
 	g_free(want);

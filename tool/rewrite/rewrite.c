@@ -18,6 +18,7 @@
 #include "ppcond.h"
 #include "conv.h"
 #include "diff.h"
+#include "env.h"
 #include "spatch.h"
 #include "speculate.h"
 #include "util.h"
@@ -529,7 +530,7 @@ static bool rewrite_round(struct conversion *cv, struct spatch_env *env,
 		g_ptr_array_add(sfiles, sf);
 		g_ptr_array_add(planned, f);
 	}
-	if (kept && g_getenv("TIMERCONV_TIMINGS"))
+	if (kept && env_timings())
 		fprintf(stderr, "timerconv: timing: %u files kept from the facts+patch pass, %u to rewrite\n",
 			kept, sfiles->len);
 	plan_path = write_plan(env, all, round, error);

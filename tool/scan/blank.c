@@ -18,6 +18,7 @@
 #include "api.h"
 #include "blank.h"
 #include "diff.h"
+#include "env.h"
 
 static const char *const not_functions[] = {
 	"if", "for", "while", "switch", "return", "sizeof", NULL
@@ -145,7 +146,7 @@ char *blank_bodies(const char *text, size_t len, const struct token *t,
 
 bool blank_wanted(const char *macro_file)
 {
-	return !macro_file && !g_getenv("TIMERCONV_NO_BLANK");
+	return !macro_file && !env_no_blank();
 }
 
 char *blank_merge(const char *orig, size_t orig_len, const char *blanked,

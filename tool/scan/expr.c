@@ -227,12 +227,14 @@ bool expr_has_side_effects(const char *text)
 	bool res = false;
 
 	for (size_t i = 0; i + 1 < n; i++) {
-		if (TOK_IS(&t[i], "++") || TOK_IS(&t[i], "--") ||
-		    tok_punct(&t[i], '=') || tok_punct(&t[i], '(') ||
-		    (t[i].kind == TOK_PUNCT && t[i].len == 2 &&
-		     t[i].p[1] == '='
-		     && !TOK_IS(&t[i], "==") && !TOK_IS(&t[i], "!=") &&
-		     !TOK_IS(&t[i], "<=") && !TOK_IS(&t[i], ">=")))
+		/* an assignment: = and += to <<= and >>= */
+		bool assigns = t[i].kind == TOK_PUNCT &&
+			       t[i].p[t[i].len - 1] == '=' &&
+			       !TOK_IS(&t[i], "==") && !TOK_IS(&t[i], "!=") &&
+			       !TOK_IS(&t[i], "<=") && !TOK_IS(&t[i], ">=");
+
+		if (TOK_IS(&t[i], "++") || TOK_IS(&t[i], "--") || assigns ||
+		    tok_punct(&t[i], '('))
 			res = true;
 	}
 	g_free(t);

@@ -470,3 +470,61 @@ size_t tok_match_close(const struct token *tokens, size_t ntok, size_t i)
 	}
 	return ntok - 1;
 }
+
+size_t tok_match_open(const struct token *tokens, size_t lo, size_t i)
+{
+	char close = tokens[i].p[0];
+	char open = close == ')' ? '(' : close == ']' ? '[' : '{';
+	int depth = 0;
+
+	for (size_t j = i + 1; j-- > lo;) {
+		if (tokens[j].kind != TOK_PUNCT || tokens[j].len != 1)
+			continue;
+		if (tokens[j].p[0] == close)
+			depth++;
+		else if (tokens[j].p[0] == open && --depth == 0)
+			return j;
+	}
+	return SIZE_MAX;
+}
+
+char *lex_include_name(const struct token *t, size_t n, size_t i)
+{
+	const struct token *name;
+	const char *close = NULL;
+
+	if (i == 0 || i + 1 >= n || t[i].pp != PP_INCLUDE ||
+	    t[i].kind != TOK_IDENT || !tok_punct(&t[i - 1], '#'))
+		return NULL;
+	name = &t[i + 1];
+	if (name->kind == TOK_STRING && name->len > 2 &&
+	    name->p[name->len - 1] == '"') {
+		close = name->p + name->len - 1;
+	} else if (tok_punct(name, '<')) {
+		/* <linux/timer.h> is lexed as punctuation and names */
+		for (size_t k = i + 2; k < n && (t[k].flags & TF_PP) &&
+		     t[k].kind != TOK_PP_END && !close; k++)
+			if (t[k].kind == TOK_PUNCT)
+				close = memchr(t[k].p, '>', t[k].len);
+	}
+	if (!close || close == name->p + 1 ||
+	    memchr(name->p, '\0', (size_t)(close - name->p)))
+		return NULL;
+	return g_strndup(name->p, (size_t)(close - name->p) + 1);
+}
+
+GPtrArray *lex_includes(const struct token *t, size_t n)
+{
+	GPtrArray *out = g_ptr_array_new_with_free_func(g_free);
+
+	for (size_t i = 1; i < n; i++) {
+		char *name;
+
+		if (t[i].pp != PP_INCLUDE || t[i].kind != TOK_IDENT)
+			continue;
+		name = lex_include_name(t, n, i);
+		if (name)
+			g_ptr_array_add(out, name);
+	}
+	return out;
+}

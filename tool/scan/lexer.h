@@ -9,6 +9,7 @@
 #include <glib.h>
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 /* Built with AddressSanitizer: token arrays then have no spare room, so
  * that a read past the EOF token is caught. */
@@ -119,5 +120,20 @@ void lex_into(GArray *arr, const char *buf, size_t len);
 
 /* Index of the token that closes the bracket opened at tokens[i]. */
 size_t tok_match_close(const struct token *tokens, size_t ntok, size_t i);
+/* Index of the token that opens the bracket closed at tokens[i], looking
+ * back no further than tokens[lo]; SIZE_MAX if none does. */
+size_t tok_match_open(const struct token *tokens, size_t lo, size_t i);
+
+/*
+ * The file an #include directive names, as written with its delimiters
+ * ("x.h" or <x.h>), when t[i] is the directive's `include`; NULL when it
+ * is not one or names no file (#include MACRO, "", a NUL in the name).
+ * Code in comments or strings is never a directive, as the raw lines
+ * would have it.
+ */
+char *lex_include_name(const struct token *t, size_t n, size_t i);
+/* Every #include of a lexed buffer (n tokens), as lex_include_name()
+ * spells it, in order. */
+GPtrArray *lex_includes(const struct token *t, size_t n);
 
 #endif

@@ -211,24 +211,6 @@ static bool is_member_op(const struct token *tok)
 	       ((tok->len == 1 && tok->p[0] == '.') || TOK_IS(tok, "->"));
 }
 
-/* Index of the bracket that opens the one closed at t[i], or SIZE_MAX. */
-static size_t match_open(const struct token *t, size_t i)
-{
-	char close = t[i].p[0];
-	char open = close == ')' ? '(' : close == ']' ? '[' : '{';
-	int depth = 0;
-
-	for (size_t j = i + 1; j-- > 0;) {
-		if (t[j].kind != TOK_PUNCT || t[j].len != 1)
-			continue;
-		if (t[j].p[0] == close)
-			depth++;
-		else if (t[j].p[0] == open && --depth == 0)
-			return j;
-	}
-	return SIZE_MAX;
-}
-
 /* Split the argument list whose '(' is at t[open]. */
 static GArray *split_args(const struct token *t, size_t n, size_t open,
 			  size_t *close)
@@ -318,12 +300,12 @@ static const struct token *arg_last_name(const struct token *t, struct arg a)
 		return NULL;
 	j = a.end - 1;
 	while (j > a.first && tok_punct(&t[j], ')') &&
-	       tok_punct(&t[a.first], '(') && match_open(t, j) == a.first) {
+	       tok_punct(&t[a.first], '(') && tok_match_open(t, 0, j) == a.first) {
 		a.first++;
 		j--;
 	}
 	if (tok_punct(&t[j], ']')) {
-		size_t o = match_open(t, j);
+		size_t o = tok_match_open(t, 0, j);
 
 		if (o == SIZE_MAX || o <= a.first)
 			return NULL;
@@ -552,7 +534,7 @@ static size_t object_start(const struct token *t, size_t dot)
 
 	for (;;) {
 		if (tok_punct(&t[j], ']')) {
-			size_t o = match_open(t, j);
+			size_t o = tok_match_open(t, 0, j);
 
 			if (o == SIZE_MAX || o == 0)
 				return j;
@@ -579,7 +561,7 @@ static void member_assign(struct scanner *sc, size_t i)
 	size_t j = i - 1;
 
 	if (tok_punct(&t[j], ']')) {
-		size_t o = match_open(t, j);
+		size_t o = tok_match_open(t, 0, j);
 
 		if (o == SIZE_MAX || o == 0)
 			return;
@@ -631,7 +613,7 @@ static void data_read(struct scanner *sc, size_t i)
 	size_t start;
 
 	if (tok_punct(&t[j], ']')) {
-		size_t o = match_open(t, j);
+		size_t o = tok_match_open(t, 0, j);
 
 		if (o == SIZE_MAX || o == 0)
 			return;
@@ -771,7 +753,7 @@ static const struct token *function_name(const struct token *t, size_t i)
 			continue;
 		if (!tok_punct(&t[j], ')'))
 			return NULL;
-		o = match_open(t, j);
+		o = tok_match_open(t, 0, j);
 		if (o == SIZE_MAX || o == 0 || t[o - 1].kind != TOK_IDENT)
 			return NULL;
 		/* Skip attribute macros: foo(void) __acquires(x) { */
@@ -829,12 +811,15 @@ static void track_directive(struct scanner *sc, size_t i, GArray *pps,
 			sc->cur_define_buf = tok_dup(&t[i + 1]);
 		}
 		break;
-	case PP_INCLUDE:
-		if (t[i + 1].kind == TOK_STRING && t[i + 1].len > 2)
+	case PP_INCLUDE: {
+		char *name = lex_include_name(t, sc->n, i);
+
+		if (name && name[0] == '"')
 			g_ptr_array_add(sc->res->includes,
-					g_strndup(t[i + 1].p + 1,
-						  t[i + 1].len - 2));
+					g_strndup(name + 1, strlen(name) - 2));
+		g_free(name);
 		break;
+	}
 	default:
 		break;
 	}
@@ -1195,6 +1180,24 @@ static int site_cmp(gconstpointer a, gconstpointer b)
 	return x->col < y->col ? -1 : x->col > y->col;
 }
 
+/* The .data lines of `members` (struct member_assign) on timers. */
+static void add_data_sites(struct scan_result *res, GHashTable *header_timers,
+			   GArray *members, enum site_type type)
+{
+	for (guint i = 0; i < members->len; i++) {
+		struct member_assign *m = &g_array_index(members,
+						struct member_assign, i);
+		struct site s;
+
+		if (!is_timer(res->timer_names, header_timers, m->object))
+			continue;
+		s = site_from_assign(res, m, type);
+		g_array_append_val(res->sites, s);
+		if (!s.compat)
+			res->has_old_api = true;
+	}
+}
+
 void scan_resolve(struct scan_result *res, GHashTable *header_timers)
 {
 	GHashTable *cb_names = g_hash_table_new(g_str_hash, g_str_equal);
@@ -1203,30 +1206,9 @@ void scan_resolve(struct scan_result *res, GHashTable *header_timers)
 		res->cast_handed = g_hash_table_new_full(g_str_hash,
 							 g_str_equal, g_free,
 							 NULL);
-	for (guint i = 0; i < res->data_assigns->len; i++) {
-		struct member_assign *m = &g_array_index(res->data_assigns,
-						struct member_assign, i);
-		struct site s;
-
-		if (!is_timer(res->timer_names, header_timers, m->object))
-			continue;
-		s = site_from_assign(res, m, SITE_DATA_ASSIGN);
-		g_array_append_val(res->sites, s);
-		if (!s.compat)
-			res->has_old_api = true;
-	}
-	for (guint i = 0; i < res->data_reads->len; i++) {
-		struct member_assign *m = &g_array_index(res->data_reads,
-						struct member_assign, i);
-		struct site s;
-
-		if (!is_timer(res->timer_names, header_timers, m->object))
-			continue;
-		s = site_from_assign(res, m, SITE_DATA_READ);
-		g_array_append_val(res->sites, s);
-		if (!s.compat)
-			res->has_old_api = true;
-	}
+	add_data_sites(res, header_timers, res->data_assigns,
+		       SITE_DATA_ASSIGN);
+	add_data_sites(res, header_timers, res->data_reads, SITE_DATA_READ);
 	/* Callbacks handed to a timer: API calls, and .function on timers. */
 	for (guint i = 0; i < res->cb_uses->len; i++) {
 		struct cb_use *u = &g_array_index(res->cb_uses,

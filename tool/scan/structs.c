@@ -179,32 +179,18 @@ static bool declarator(const struct sparser *sp, size_t from, size_t to,
 		}
 	}
 	while (end > from && tok_punct(&t[end - 1], ']')) {
-		size_t j = end - 1;
-		int depth = 0;
+		size_t j = tok_match_open(t, from + 1, end - 1);
 
-		for (; j > from; j--) {
-			if (tok_punct(&t[j], ']'))
-				depth++;
-			else if (tok_punct(&t[j], '[') && --depth == 0)
-				break;
-		}
-		end = j;
+		end = j == SIZE_MAX ? from : j;
 		*array = true;
 	}
 	while (end > from && (t[end - 1].flags & TF_PP))
 		end--;
 	/* __aligned(8) and similar after the name */
 	while (end > from + 1 && tok_punct(&t[end - 1], ')')) {
-		size_t j = end - 1;
-		int depth = 0;
+		size_t j = tok_match_open(t, from + 1, end - 1);
 
-		for (; j > from; j--) {
-			if (tok_punct(&t[j], ')'))
-				depth++;
-			else if (tok_punct(&t[j], '(') && --depth == 0)
-				break;
-		}
-		if (j == from || t[j - 1].kind != TOK_IDENT)
+		if (j == SIZE_MAX || t[j - 1].kind != TOK_IDENT)
 			return false;
 		end = j - 1;
 	}
@@ -501,57 +487,20 @@ void structs_add_include_dir(struct struct_index *si, const char *dir)
 	g_mutex_unlock(&si->lock);
 }
 
-/* The #include lines of a file, "x.h" and <x.h> as written. */
-static GPtrArray *scan_includes(const char *text, size_t len)
-{
-	GPtrArray *out = g_ptr_array_new_with_free_func(g_free);
-	const char *end = text + len;
-
-	for (const char *p = text; p < end;) {
-		const char *eol = memchr(p, '\n', (size_t)(end - p));
-		const char *q = p, *close;
-
-		if (!eol)
-			eol = end;
-		while (q < eol && (*q == ' ' || *q == '\t'))
-			q++;
-		if (q < eol && *q == '#') {
-			q++;
-			while (q < eol && (*q == ' ' || *q == '\t'))
-				q++;
-			if ((size_t)(eol - q) > 8 && !memcmp(q, "include", 7)) {
-				q += 7;
-				while (q < eol && (*q == ' ' || *q == '\t'))
-					q++;
-				close = q < eol && (*q == '"' || *q == '<') ?
-					memchr(q + 1, *q == '"' ? '"' : '>',
-					       (size_t)(eol - q - 1)) : NULL;
-				/* a NUL inside would cut the name short */
-				if (close && close > q + 1 &&
-				    !memchr(q, '\0', (size_t)(close - q)))
-					g_ptr_array_add(out, g_strndup(q,
-						(size_t)(close - q + 1)));
-			}
-		}
-		p = eol + 1;
-	}
-	return out;
-}
-
 void structs_add_file(struct struct_index *si, const char *path,
 		      const char *text, size_t len)
 {
 	struct sparser sp = { .si = si, .path = path };
-	GPtrArray *includes = scan_includes(text, len);
-	struct token *tokens;
+	struct token *tokens = lex_all(text, len, &sp.n);
+	GPtrArray *includes = lex_includes(tokens, sp.n);
 
 	if (!memmem(text, len, "struct", 6) && !memmem(text, len, "union", 5)) {
+		g_free(tokens);
 		g_mutex_lock(&si->lock);
 		g_hash_table_replace(si->includes, g_strdup(path), includes);
 		g_mutex_unlock(&si->lock);
 		return;
 	}
-	tokens = lex_all(text, len, &sp.n);
 	sp.t = tokens;
 	sp.found = g_ptr_array_new();
 	sp.typedefs = g_ptr_array_new();

@@ -42,29 +42,6 @@ static void scan_one(size_t i, void *data)
 	g_free(text);
 }
 
-char *path_normalize(const char *path)
-{
-	char **parts = g_strsplit(path, "/", -1);
-	GPtrArray *out = g_ptr_array_new();
-	char *res;
-
-	for (int i = 0; parts[i]; i++) {
-		if (!parts[i][0] || !strcmp(parts[i], "."))
-			continue;
-		if (!strcmp(parts[i], "..") && out->len &&
-		    strcmp(out->pdata[out->len - 1], "..")) {
-			g_ptr_array_set_size(out, out->len - 1);
-			continue;
-		}
-		g_ptr_array_add(out, parts[i]);
-	}
-	g_ptr_array_add(out, NULL);
-	res = g_strjoinv("/", (char **)out->pdata);
-	g_ptr_array_free(out, TRUE);
-	g_strfreev(parts);
-	return res;
-}
-
 /* The timer names of the header `inc` included by `file`. */
 static GHashTable *header_timers(struct treescan *ts, const char *file,
 				 const char *inc, GHashTable *cache,

@@ -30,7 +30,4 @@ void treescan_free(struct treescan *ts);
  * them.  The names belong to ts. */
 GHashTable *treescan_handed(const struct treescan *ts);
 
-/* Normalise a relative path: "a/b/../c.h" -> "a/c.h". */
-char *path_normalize(const char *path);
-
 #endif
