@@ -104,60 +104,113 @@ static struct cfile *add_file(struct run *r, const char *path,
 	return f;
 }
 
-static void add_name(GHashTable *all, GHashTable *global, GHashTable *statics,
-		     const char *name)
+static void add_name(struct cb_names *cn, GHashTable *statics,
+		     struct cfile *f, const char *name)
 {
-	if (!g_hash_table_contains(all, name))
-		g_hash_table_add(all, g_strdup(name));
-	if (!g_hash_table_contains(statics, name) &&
-	    !g_hash_table_contains(global, name))
-		g_hash_table_add(global, g_strdup(name));
+	if (!g_hash_table_contains(cn->all, name))
+		g_hash_table_add(cn->all, g_strdup(name));
+	if (g_hash_table_contains(statics, name)) {
+		GPtrArray *homes = g_hash_table_lookup(cn->homes, name);
+
+		if (!homes) {
+			homes = g_ptr_array_new();
+			g_hash_table_insert(cn->homes, g_strdup(name), homes);
+		}
+		if (!g_ptr_array_find(homes, f, NULL))
+			g_ptr_array_add(homes, f);
+	} else if (!g_hash_table_contains(cn->global, name)) {
+		g_hash_table_add(cn->global, g_strdup(name));
+	}
+}
+
+static void statics_of(GHashTable *statics, GArray *funcs)
+{
+	for (guint k = 0; k < funcs->len; k++) {
+		struct ulong_func *u = &g_array_index(funcs, struct ulong_func,
+						      k);
+
+		if (u->is_static)
+			g_hash_table_add(statics, u->name);
+	}
+}
+
+/* The names a file hands to timers, before C has its say. */
+static GHashTable *handed_names(const struct cfile *f)
+{
+	GHashTable *names = g_hash_table_new(g_str_hash, g_str_equal);
+
+	for (guint k = 0; k < f->scan->sites->len; k++) {
+		const struct site *s = &g_array_index(f->scan->sites,
+						      struct site, k);
+
+		if (!s->compat && s->callback && strcmp(s->callback, "NULL"))
+			g_hash_table_add(names, s->callback);
+	}
+	if (f->scan->cast_handed) {
+		GHashTableIter it;
+		gpointer name;
+
+		g_hash_table_iter_init(&it, f->scan->cast_handed);
+		while (g_hash_table_iter_next(&it, &name, NULL))
+			g_hash_table_add(names, name);
+	}
+	return names;
 }
 
 /*
- * Callbacks the candidates' old-API sites name, and which of them are not
- * static in the file that names them (so other files may use them too).
- * Callbacks handed to today's API are not looked for: they need nothing.
+ * Callbacks the candidates' old-API sites name, which of them are static
+ * in the file that names them (their home) and which are not (so other
+ * files may use them too).  A name that is a parameter or a local where
+ * it is handed over (a helper's `fn`, a macro's parameter) names no
+ * function: looked for in the tree, it would make every file that spells
+ * `fn` a candidate.  Callbacks handed to today's API are not looked for:
+ * they need nothing.
  */
-static void callback_names(struct run *r, GHashTable *all, GHashTable *global)
+static void callback_names(struct run *r, struct cb_names *cn)
 {
 	for (guint i = 0; i < r->cv.files->len; i++) {
 		struct cfile *f = r->cv.files->pdata[i];
 		GHashTable *statics = g_hash_table_new(g_str_hash,
 						       g_str_equal);
+		GHashTable *handed = handed_names(f);
+		GHashTable *fn_at;
 
-		for (guint k = 0; k < f->scan->ulong_funcs->len; k++) {
-			struct ulong_func *u = &g_array_index(
-				f->scan->ulong_funcs, struct ulong_func, k);
-
-			if (u->is_static)
-				g_hash_table_add(statics, u->name);
+		if (!g_hash_table_size(handed)) {
+			g_hash_table_destroy(handed);
+			g_hash_table_destroy(statics);
+			continue;
 		}
-		for (guint k = 0; k < f->scan->other_funcs->len; k++) {
-			struct ulong_func *u = &g_array_index(
-				f->scan->other_funcs, struct ulong_func, k);
-
-			if (u->is_static)
-				g_hash_table_add(statics, u->name);
-		}
+		statics_of(statics, f->scan->ulong_funcs);
+		statics_of(statics, f->scan->other_funcs);
+		fn_at = refs_functions(f, handed);
+		cfile_forget_tokens(f);
 		for (guint k = 0; k < f->scan->sites->len; k++) {
 			const struct site *s = &g_array_index(f->scan->sites,
 							      struct site, k);
+			gint64 at = refs_pos_key(s->cb_line, s->cb_col);
 
 			if (s->compat || !s->callback ||
 			    !strcmp(s->callback, "NULL"))
 				continue;
-			add_name(all, global, statics, s->callback);
+			if (s->type == SITE_API &&
+			    !g_hash_table_contains(fn_at, &at))
+				continue;
+			add_name(cn, statics, f, s->callback);
 		}
 		/* callbacks taking a pointer, installed through a cast */
-		if (f->scan->cast_handed) {
-			GHashTableIter it;
-			gpointer name;
+		for (guint k = 0; f->scan->cast_handed &&
+		     k < f->scan->cb_uses->len; k++) {
+			const struct cb_use *u = &g_array_index(
+				f->scan->cb_uses, struct cb_use, k);
+			gint64 at = refs_pos_key(u->line, u->col);
 
-			g_hash_table_iter_init(&it, f->scan->cast_handed);
-			while (g_hash_table_iter_next(&it, &name, NULL))
-				add_name(all, global, statics, name);
+			if (g_hash_table_contains(f->scan->cast_handed,
+						  u->name) &&
+			    g_hash_table_contains(fn_at, &at))
+				add_name(cn, statics, f, u->name);
 		}
+		g_hash_table_destroy(fn_at);
+		g_hash_table_destroy(handed);
 		g_hash_table_destroy(statics);
 	}
 }
@@ -382,11 +435,14 @@ static bool gather(struct run *r, const struct pipeline_opts *o,
 {
 	struct scan_opts sopts = { r->target.renames };
 	struct treescan *ts;
-	GHashTable *names = g_hash_table_new_full(g_str_hash, g_str_equal,
-						  g_free, NULL);
-	GHashTable *global = g_hash_table_new_full(g_str_hash, g_str_equal,
-						   g_free, NULL);
+	struct cb_names cn = {
+		g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL),
+		g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL),
+		g_hash_table_new_full(g_str_hash, g_str_equal, g_free,
+				      (GDestroyNotify)g_ptr_array_unref),
+	};
 	GHashTable *in_scope = g_hash_table_new(g_str_hash, g_str_equal);
+	guint mentioned = 0, users = 0;
 	bool ok = false;
 
 	progress_update("scan", 0, r->scope->len);
@@ -412,8 +468,12 @@ static bool gather(struct run *r, const struct pipeline_opts *o,
 		}
 		ts->results[i] = NULL;	/* the cfile owns it now */
 	}
-	callback_names(r, names, global);
-	if (!add_static_headers(r, names, in_scope, error))
+	/* the scans of files without sites are not needed again */
+	treescan_free(ts);
+	ts = NULL;
+	release_memory();
+	callback_names(r, &cn);
+	if (!add_static_headers(r, cn.all, in_scope, error))
 		goto out;
 	/* PATHs limit what changes, not what is known: structs, callbacks
 	 * and their uses are looked up in the whole tree */
@@ -421,11 +481,12 @@ static bool gather(struct run *r, const struct pipeline_opts *o,
 		/* the planner knows which files it may add are in scope */
 		r->cv.scope = g_hash_table_ref(in_scope);
 	}
-	if (g_hash_table_size(global)) {
+	if (g_hash_table_size(cn.global)) {
 		GPtrArray *hits;
 
 		hits = refs_files(&r->tree, r->whole ? r->whole : r->scope,
-				  global, r->cv.jobs);
+				  cn.global, r->cv.jobs, &mentioned);
+		users = hits->len;
 		for (guint i = 0; i < hits->len; i++) {
 			const char *p = hits->pdata[i];
 
@@ -439,19 +500,28 @@ static bool gather(struct run *r, const struct pipeline_opts *o,
 		g_ptr_array_free(hits, TRUE);
 	}
 	r->cv.all_files = r->whole ? r->whole : r->scope;
-	/* the planner lexes again the few files it looks into: spatch,
-	 * meanwhile, has the memory */
-	for (guint i = 0; i < r->cv.files->len; i++) {
-		refs_find(r->cv.files->pdata[i], names);
-		cfile_forget_tokens(r->cv.files->pdata[i]);
-	}
+	refs_find_all(r->cv.files, &cn, r->cv.jobs);
+	release_memory();
 	timing("refs");
-	ok = o->scan_only || run_facts(r, o, names, error);
+	if (g_getenv("TIMERCONV_TIMINGS")) {
+		guint n = 0;
+
+		for (guint i = 0; i < r->cv.files->len; i++)
+			n += has_work(r->cv.files->pdata[i]);
+		fprintf(stderr,
+			"timerconv: timing: refs: %u callback names (%u static, %u external); %u files spell an external one, %u may use it; %u of %u files are candidates\n",
+			g_hash_table_size(cn.all),
+			g_hash_table_size(cn.homes),
+			g_hash_table_size(cn.global), mentioned, users, n,
+			r->nfiles_scanned);
+	}
+	ok = o->scan_only || run_facts(r, o, cn.all, error);
 	timing("facts");
 out:
 	treescan_free(ts);
-	g_hash_table_destroy(names);
-	g_hash_table_destroy(global);
+	g_hash_table_destroy(cn.all);
+	g_hash_table_destroy(cn.global);
+	g_hash_table_destroy(cn.homes);
 	g_hash_table_unref(in_scope);
 	return ok;
 }
