@@ -230,34 +230,6 @@ static GHashTable *header_names(const struct pinput *in, const char *path,
 	return merged;
 }
 
-/* The callback names the pipeline looks for (pipeline.c's). */
-static GHashTable *callback_names(struct conversion *cv)
-{
-	GHashTable *names = g_hash_table_new(g_str_hash, g_str_equal);
-
-	for (guint i = 0; i < cv->files->len; i++) {
-		struct cfile *f = cv->files->pdata[i];
-
-		for (guint k = 0; k < f->scan->sites->len; k++) {
-			const struct site *s = &g_array_index(f->scan->sites,
-							      struct site, k);
-
-			if (!s->compat && s->callback &&
-			    strcmp(s->callback, "NULL"))
-				g_hash_table_add(names, s->callback);
-		}
-		if (f->scan->cast_handed) {
-			GHashTableIter it;
-			gpointer name;
-
-			g_hash_table_iter_init(&it, f->scan->cast_handed);
-			while (g_hash_table_iter_next(&it, &name, NULL))
-				g_hash_table_add(names, name);
-		}
-	}
-	return names;
-}
-
 static bool has_work(const struct cfile *f)
 {
 	for (guint i = 0; i < f->scan->sites->len; i++)
@@ -552,7 +524,8 @@ static void run_input(struct pinput *in)
 	GHashTable *scans = g_hash_table_new_full(g_str_hash, g_str_equal,
 		g_free, (GDestroyNotify)scan_result_free);
 	GHashTable *seen = g_hash_table_new(g_str_hash, g_str_equal);
-	GHashTable *names, *by_file;
+	struct cb_names names;
+	GHashTable *by_file;
 	GString *records = g_string_new(NULL);
 	struct run r;
 
@@ -602,12 +575,13 @@ static void run_input(struct pinput *in)
 		g_ptr_array_add(r.cv.files, f);
 		g_hash_table_insert(r.cv.by_path, f->path, f);
 	}
-	names = callback_names(&r.cv);
+	cb_names_init(&names);
+	cb_names_collect(&names, r.cv.files);
 	for (guint i = 0; i < r.cv.files->len; i++) {
-		refs_find(r.cv.files->pdata[i], names);
+		refs_find(r.cv.files->pdata[i], &names);
 		cfile_forget_tokens(r.cv.files->pdata[i]);
 	}
-	g_hash_table_destroy(names);
+	cb_names_clear(&names);
 	/* the records, to the files they name, as spatch.c's collect() */
 	for (guint i = 0; i < in->recs->len; i++)
 		g_string_append_printf(records, "TIMERCONV %s\n",

@@ -28,12 +28,13 @@ BUILD = ROOT / "build-fuzz"
 CORPUS = (ROOT / ".." / "shared" / "corpus").resolve()
 REGRESSIONS = ROOT / "tests" / "fuzz" / "regressions"
 TARGETS = ["lexer", "scan", "structs", "ppcond", "blank", "facts",
-           "maintainers", "baseline", "diff", "respace", "plan"]
-C_TARGETS = {"lexer", "scan", "structs", "ppcond", "blank"}
+           "maintainers", "baseline", "diff", "respace", "plan", "names"]
+C_TARGETS = {"lexer", "scan", "structs", "ppcond", "blank", "names"}
 DICTS = {"lexer": "c.dict", "scan": "c.dict", "structs": "c.dict",
          "ppcond": "c.dict", "blank": "c.dict", "facts": "facts.dict",
          "maintainers": "maintainers.dict", "baseline": "baseline.dict",
-         "diff": "c.dict", "respace": "c.dict", "plan": "plan.dict"}
+         "diff": "c.dict", "respace": "c.dict", "plan": "plan.dict",
+         "names": "c.dict"}
 # diff_lines() keeps every round's V: O(D * (N + M)) memory, 1 GB under
 # ASan for two 3000-line texts with nothing in common.  4 kB inputs stay
 # far below the RSS limit (timerconv's own diffs have a small D).

@@ -70,3 +70,119 @@ def test_structs_local_to_two_files_are_two_units(tmp_path):
     units = read_report(report)["units"]
     assert sorted(u["files"] for u in units) == [
         ["drivers/leds/delta/delta.c"], ["drivers/leds/gamma/gamma.c"]]
+
+
+# ---- which files can use a callback, as C resolves its name ----
+
+def scan_only(tree):
+    return timerconv("convert", "--scan-only", "-C", tree,
+                     check=0).stdout.split()
+
+
+def test_external_callback_is_found_where_it_is_used_and_nowhere_else(
+        tmp_path):
+    """wd_expire() has external linkage: the header that declares it and
+    the files that define, set up and call it are read, and convert as one
+    unit.  delta.c spells wd_expire as its own static function, a member
+    and a local: none of them is gamma's function, so delta.c is not
+    read."""
+    tree = tmp_path / "tree"
+    shutil.copytree(TREES / "external_callback_used_elsewhere" / "input",
+                    tree)
+    gamma = ["drivers/watchdog/gamma/" + f for f in (
+        "gamma.h", "gamma_debug.c", "gamma_main.c", "gamma_timer.c")]
+    assert scan_only(tree) == gamma
+    report = tmp_path / "report.json"
+    timerconv("convert", "-C", tree, "--report", report, check=0)
+    units = read_report(report)["units"]
+    assert [sorted(u["files"]) for u in units] == [gamma]
+    assert all(not u.get("reason") for u in units), units
+
+
+def test_static_callback_name_reused_by_another_file_is_two_functions(
+        tmp_path):
+    """alpha's static callback sample_timeout() and beta's static
+    sample_timeout() are two functions: each unit keeps to its file, and
+    beta storing its own function's address does not refuse alpha's."""
+    tree = tmp_path / "tree"
+    shutil.copytree(TREES / "static_callback_name_reused" / "input", tree)
+    report = tmp_path / "report.json"
+    timerconv("convert", "-C", tree, "--report", report, check=0)
+    units = read_report(report)["units"]
+    assert sorted((u["files"], u["callbacks"]) for u in units) == [
+        (["drivers/misc/alpha/alpha.c"], ["sample_timeout"]),
+        (["drivers/misc/beta/beta.c"], ["beta_poll"])]
+
+
+HELPER = """\
+// SPDX-License-Identifier: GPL-2.0
+#include <linux/kernel.h>
+#include <linux/timer.h>
+
+struct hlp_port {
+	struct timer_list rx_timer;
+	unsigned int stalls;
+};
+
+static void hlp_init_timer(struct timer_list *t,
+			   void (*function)(unsigned long),
+			   unsigned long data)
+{
+	setup_timer(t, function, data);
+}
+
+static void hlp_rx_timeout(unsigned long data)
+{
+	struct hlp_port *port = (struct hlp_port *)data;
+
+	port->stalls++;
+}
+
+void hlp_port_init(struct hlp_port *port)
+{
+	hlp_init_timer(&port->rx_timer, hlp_rx_timeout, (unsigned long)port);
+}
+"""
+
+# A function that happens to be named like the helper's parameter, in a
+# file that has nothing to do with timers.
+OTHER = """\
+// SPDX-License-Identifier: GPL-2.0
+#include <linux/kernel.h>
+
+struct oth_req {
+	void (*function)(unsigned long arg);
+	unsigned long arg;
+};
+
+void function(unsigned long arg)
+{
+	(void)arg;
+}
+
+void oth_run(struct oth_req *req)
+{
+	req->function(req->arg);
+}
+"""
+
+
+def test_callback_parameter_of_a_helper_is_not_looked_for(tmp_path):
+    """setup_timer(t, function, data) in a helper hands the timer its
+    parameter `function`, not a function of that name: the name is not
+    looked for in the tree (it is spelled in thousands of kernel files),
+    the file that defines a function() is not read, and the helper's
+    setup is refused for what it is."""
+    tree = tmp_path / "tree"
+    (tree / "drivers" / "misc").mkdir(parents=True)
+    (tree / "drivers" / "misc" / "hlp.c").write_text(HELPER)
+    (tree / "drivers" / "misc" / "oth.c").write_text(OTHER)
+    assert scan_only(tree) == ["drivers/misc/hlp.c"]
+    report = tmp_path / "report.json"
+    timerconv("convert", "-C", tree, "--in-place", "--report", report,
+              check=0)
+    assert (tree / "drivers" / "misc" / "oth.c").read_text() == OTHER
+    sites = read_report(report)["sites"]
+    setup = [s for s in sites if s["kind"] == "setup_timer"]
+    assert setup and setup[0]["outcome"] == "refused"
+    assert "parameter" in setup[0]["reason"], setup

@@ -174,8 +174,9 @@ def collect(recs):
     return by
 
 
-def decide(tree, facts, counts):
-    """Join the facts into units; mark each reversed or why not."""
+def decide(tree, facts, counts, collide=False):
+    """Join the facts into units; mark each reversed or why not (with
+    collide, a name used elsewhere too)."""
     defs = collections.Counter(r["name"] for r in facts["definition"])
     file_defs = collections.Counter((r["file"], r["name"])
                                     for r in facts["definition"])
@@ -196,12 +197,12 @@ def decide(tree, facts, counts):
                     if r["name"] == u.name and here(r)]
         u.defines = [r for r in facts["define"]
                      if r["fn"] == u.name and here(r)]
-        u.why = judge(tree, u, defs, file_defs, counts)
+        u.why = judge(tree, u, defs, file_defs, counts, collide)
         units.append(u)
     return units
 
 
-def judge(tree, u, defs, file_defs, counts):
+def judge(tree, u, defs, file_defs, counts, collide=False):
     cb = u.cb
     if u.static and file_defs[(cb["file"], u.name)] != 1:
         return "defined more than once in its file"
@@ -230,7 +231,7 @@ def judge(tree, u, defs, file_defs, counts):
     else:
         seen = counts[("", u.name)]
     known = 1 + len(u.protos) + len(u.setups) + len(u.defines)
-    if seen != known:
+    if seen != known and not collide:
         return "name used elsewhere (%d uses, %d known)" % (seen, known)
     lines = (Path(tree) / cb["file"]).read_text(errors="replace") \
         .splitlines()[cb["first"] - 1:cb["last"]]
@@ -426,14 +427,140 @@ def ensure_workload(version="6.12", jobs=2, rebuild=False):
     return dst, json.loads(manifest.read_text())
 
 
+# ------------------------------------------------ the "collide" variant
+
+def collide_paths(version):
+    base = cache_dir() / ("linux-source-%s-oldapi-collide" % version)
+    return base, base.with_name(base.name + ".json")
+
+
+# Helpers that hand a timer the callback their caller gives them: in 4.14
+# they took `void (*fn)(unsigned long)` and called setup_timer().  The
+# parameter's name is spelled in thousands of files (`function` in some
+# 11,000 of 6.12), which is what a name looked up as if it were global
+# costs on a real old tree.  (file, new-API text, old-API text)
+HELPERS = (
+    ("drivers/net/ethernet/micrel/ksz884x.c",
+     "\tvoid (*function)(struct timer_list *))\n{\n"
+     "\tinfo->max = 0;\n\tinfo->period = period;\n"
+     "\ttimer_setup(&info->timer, function, 0);",
+     "\tvoid (*function)(unsigned long))\n{\n"
+     "\tinfo->max = 0;\n\tinfo->period = period;\n"
+     "\tsetup_timer(&info->timer, function, (unsigned long)info);"),
+    ("drivers/scsi/csiostor/csio_mb.c",
+     "\t      void (*timer_fn)(struct timer_list *))\n{\n"
+     "\tmbm->hw = hw;\n\ttimer_setup(&mbm->timer, timer_fn, 0);",
+     "\t      void (*timer_fn)(unsigned long))\n{\n"
+     "\tmbm->hw = hw;\n"
+     "\tsetup_timer(&mbm->timer, timer_fn, (unsigned long)hw);"),
+    ("drivers/scsi/isci/isci.h",
+     "void sci_init_timer(struct sci_timer *tmr, "
+     "void (*fn)(struct timer_list *t))\n{\n"
+     "\ttmr->cancel = false;\n\ttimer_setup(&tmr->timer, fn, 0);",
+     "void sci_init_timer(struct sci_timer *tmr, "
+     "void (*fn)(unsigned long))\n{\n"
+     "\ttmr->cancel = false;\n"
+     "\tsetup_timer(&tmr->timer, fn, (unsigned long)tmr);"),
+)
+COLLIDE_RECIPE = 2
+
+
+def collide_recipe(m):
+    """The variant is rebuilt when the workload it starts from changes."""
+    return "%s-%s-%d" % (m["head"][:12], recipe_hash(), COLLIDE_RECIPE)
+
+
+def reverse_helpers(tree):
+    """HELPERS back to the old API; the ones found."""
+    done = []
+    for rel, new, old in HELPERS:
+        path = Path(tree) / rel
+        text = path.read_text(errors="surrogateescape")
+        if text.count(new) != 1:
+            log("workload: helper in %s not found, left alone" % rel)
+            continue
+        path.write_text(text.replace(new, old), errors="surrogateescape")
+        done.append(rel)
+    return done
+
+
+def build_collide(version, jobs, base, bm):
+    """The workload plus the units it left alone because their callback's
+    name is used elsewhere (a struct member, a local, another file's own
+    static function, a direct call), and HELPERS.  A real old tree is like
+    that; the clean reversal is not."""
+    start = time.monotonic()
+    dst, manifest = collide_paths(version)
+    tmp = dst.with_name(dst.name + ".tmp")
+    shutil.rmtree(tmp, ignore_errors=True)
+    log("workload: cloning %s for the collide variant" % base)
+    subprocess.run(["git", "clone", "-q", str(base), str(tmp)], check=True)
+    wanted = {"%s:%s" % (u["file"], u["callback"])
+              for u in bm["left_alone"]
+              if u["why"].startswith("name used elsewhere")}
+    files = sorted({f for u in bm["left_alone"]
+                    if "%s:%s" % (u["file"], u["callback"]) in wanted
+                    for f in u["files"]})
+    log("workload: collide facts pass over %d files" % len(files))
+    facts = collect(spatch(tmp, files, "facts", jobs))
+    counts = name_counts(tmp, {r["name"] for r in facts["callback"]})
+    units = [u for u in decide(tmp, facts, counts, collide=True)
+             if u.ident() in wanted]
+    ok = [u for u in units if u.why is None]
+    ok, dropped = rewrite(tmp, ok, jobs)
+    helpers = reverse_helpers(tmp)
+    git(tmp, "update-index", "-q", "--refresh", check=False)
+    commit_all(tmp, "timer: names used elsewhere too (benchmark variant)\n"
+               "\nMade by tests/bench/workload.py, recipe %s." %
+               collide_recipe(bm))
+    m = manifest_of(version, tmp, files, [], units, ok, dropped)
+    m["recipe"] = collide_recipe(bm)
+    m["base"] = git(tmp, "rev-parse", "HEAD~2").strip()
+    m["workload_head"] = bm["head"]
+    m["helpers"] = helpers
+    # what the bench compares with 6.12 as shipped: both reversals
+    m["files_changed"] = len(git(tmp, "diff", "--name-only", "HEAD~2",
+                                 "HEAD").split())
+    m["build_seconds"] = {"total": round(time.monotonic() - start, 1)}
+    shutil.rmtree(dst, ignore_errors=True)
+    tmp.rename(dst)
+    manifest.write_text(json.dumps(m, indent=1) + "\n")
+    log("workload: collide variant: %d more units over %d files in %.0fs" %
+        (m["units"], len(set().union(*(u.files() for u in ok)) if ok
+                         else set()), m["build_seconds"]["total"]))
+    return dst
+
+
+def ensure_collide(version="6.12", jobs=2, rebuild=False):
+    """The collide variant's repository (three commits: 6.12, the
+    workload, the units whose names collide), built if missing or out of
+    date."""
+    base, bm = ensure_workload(version, jobs)
+    dst, manifest = collide_paths(version)
+    if not rebuild and (dst / ".git").exists() and manifest.exists():
+        m = json.loads(manifest.read_text())
+        if m.get("recipe") == collide_recipe(bm) and \
+                git(dst, "rev-parse", "HEAD").strip() == m["head"]:
+            return dst, m
+        log("workload: the collide variant is out of date, rebuilding")
+    build_collide(version, jobs, base, bm)
+    return dst, json.loads(manifest.read_text())
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__,
                                  formatter_class=argparse.RawTextHelpFormatter)
     ap.add_argument("--version", default="6.12")
     ap.add_argument("--jobs", type=int, default=2)
     ap.add_argument("--rebuild", action="store_true")
+    ap.add_argument("--collide", action="store_true",
+                    help="the variant that also reverses the callbacks "
+                    "whose names are used elsewhere")
     args = ap.parse_args()
-    tree, m = ensure_workload(args.version, args.jobs, args.rebuild)
+    if args.collide:
+        tree, m = ensure_collide(args.version, args.jobs, args.rebuild)
+    else:
+        tree, m = ensure_workload(args.version, args.jobs, args.rebuild)
     print(tree)
     log("workload: %s" % json.dumps({k: m[k] for k in (
         "files_changed", "units", "cross_file_units", "sites", "skipped",

@@ -107,64 +107,6 @@ static struct cfile *add_file(struct run *r, const char *path,
 	return f;
 }
 
-static void add_name(GHashTable *all, GHashTable *global, GHashTable *statics,
-		     const char *name)
-{
-	if (!g_hash_table_contains(all, name))
-		g_hash_table_add(all, g_strdup(name));
-	if (!g_hash_table_contains(statics, name) &&
-	    !g_hash_table_contains(global, name))
-		g_hash_table_add(global, g_strdup(name));
-}
-
-/*
- * Callbacks the candidates' old-API sites name, and which of them are not
- * static in the file that names them (so other files may use them too).
- * Callbacks handed to today's API are not looked for: they need nothing.
- */
-static void callback_names(struct run *r, GHashTable *all, GHashTable *global)
-{
-	for (guint i = 0; i < r->cv.files->len; i++) {
-		struct cfile *f = r->cv.files->pdata[i];
-		GHashTable *statics = g_hash_table_new(g_str_hash,
-						       g_str_equal);
-
-		for (guint k = 0; k < f->scan->ulong_funcs->len; k++) {
-			struct ulong_func *u = &g_array_index(
-				f->scan->ulong_funcs, struct ulong_func, k);
-
-			if (u->is_static)
-				g_hash_table_add(statics, u->name);
-		}
-		for (guint k = 0; k < f->scan->other_funcs->len; k++) {
-			struct ulong_func *u = &g_array_index(
-				f->scan->other_funcs, struct ulong_func, k);
-
-			if (u->is_static)
-				g_hash_table_add(statics, u->name);
-		}
-		for (guint k = 0; k < f->scan->sites->len; k++) {
-			const struct site *s = &g_array_index(f->scan->sites,
-							      struct site, k);
-
-			if (s->compat || !s->callback ||
-			    !strcmp(s->callback, "NULL"))
-				continue;
-			add_name(all, global, statics, s->callback);
-		}
-		/* callbacks taking a pointer, installed through a cast */
-		if (f->scan->cast_handed) {
-			GHashTableIter it;
-			gpointer name;
-
-			g_hash_table_iter_init(&it, f->scan->cast_handed);
-			while (g_hash_table_iter_next(&it, &name, NULL))
-				add_name(all, global, statics, name);
-		}
-		g_hash_table_destroy(statics);
-	}
-}
-
 /* Does the header at path declare one of the static callbacks `names`
  * (a prototype: a member or a variable of that name is not one)? */
 static bool static_prototype_in(struct run *r, const char *path,
@@ -409,18 +351,39 @@ static bool handed_elsewhere(struct run *r, struct treescan *ts,
 	return true;
 }
 
+struct look_job {
+	GPtrArray *files;
+	const struct cb_names *cn;
+};
+
+/* One candidate's uses of callback names and what would break spatch. */
+static void look_one(size_t i, void *data)
+{
+	struct look_job *job = data;
+	struct cfile *f = job->files->pdata[i];
+	size_t n;
+	const struct token *t;
+
+	refs_find(f, job->cn);
+	t = cfile_tokens(f, &n);
+	f->damage = damage_find(f->text, f->len, t, n, &f->damage_line,
+				&f->conflict_line);
+	/* the planner lexes again the few files it looks into: spatch,
+	 * meanwhile, has the memory */
+	cfile_forget_tokens(f);
+}
+
 static bool gather(struct run *r, const struct pipeline_opts *o,
 		   GError **error)
 {
 	struct scan_opts sopts = { r->target.renames };
 	struct treescan *ts;
-	GHashTable *names = g_hash_table_new_full(g_str_hash, g_str_equal,
-						  g_free, NULL);
-	GHashTable *global = g_hash_table_new_full(g_str_hash, g_str_equal,
-						   g_free, NULL);
+	struct cb_names cn;
 	GHashTable *in_scope = g_hash_table_new(g_str_hash, g_str_equal);
+	guint mentioned = 0, users = 0;
 	bool ok = false;
 
+	cb_names_init(&cn);
 	progress_update("scan", 0, r->scope->len);
 	ts = treescan_run(&r->tree, r->scope, &sopts, r->cv.jobs);
 	progress_update("scan", r->scope->len, r->scope->len);
@@ -444,8 +407,12 @@ static bool gather(struct run *r, const struct pipeline_opts *o,
 		}
 		ts->results[i] = NULL;	/* the cfile owns it now */
 	}
-	callback_names(r, names, global);
-	if (!add_static_headers(r, names, in_scope, error))
+	/* the scans of files without sites are not needed again */
+	treescan_free(ts);
+	ts = NULL;
+	release_memory();
+	cb_names_collect(&cn, r->cv.files);
+	if (!add_static_headers(r, cn.all, in_scope, error))
 		goto out;
 	/* PATHs limit what changes, not what is known: structs, callbacks
 	 * and their uses are looked up in the whole tree */
@@ -453,11 +420,12 @@ static bool gather(struct run *r, const struct pipeline_opts *o,
 		/* the planner knows which files it may add are in scope */
 		r->cv.scope = g_hash_table_ref(in_scope);
 	}
-	if (g_hash_table_size(global)) {
+	if (g_hash_table_size(cn.global)) {
 		GPtrArray *hits;
 
 		hits = refs_files(&r->tree, r->whole ? r->whole : r->scope,
-				  global, r->cv.jobs);
+				  cn.global, r->cv.jobs, &mentioned);
+		users = hits->len;
 		for (guint i = 0; i < hits->len; i++) {
 			const char *p = hits->pdata[i];
 
@@ -471,26 +439,27 @@ static bool gather(struct run *r, const struct pipeline_opts *o,
 		g_ptr_array_free(hits, TRUE);
 	}
 	r->cv.all_files = r->whole ? r->whole : r->scope;
-	/* the planner lexes again the few files it looks into: spatch,
-	 * meanwhile, has the memory */
-	for (guint i = 0; i < r->cv.files->len; i++) {
-		struct cfile *f = r->cv.files->pdata[i];
-		size_t n;
-		const struct token *t;
-
-		refs_find(f, names);
-		t = cfile_tokens(f, &n);
-		f->damage = damage_find(f->text, f->len, t, n,
-					&f->damage_line, &f->conflict_line);
-		cfile_forget_tokens(f);
-	}
+	parallel_for(r->cv.files->len, r->cv.jobs, look_one,
+		     &(struct look_job){ r->cv.files, &cn });
+	release_memory();
 	timing("refs");
-	ok = o->scan_only || run_facts(r, o, names, error);
+	if (env_timings()) {
+		guint n = 0;
+
+		for (guint i = 0; i < r->cv.files->len; i++)
+			n += has_work(r->cv.files->pdata[i]);
+		fprintf(stderr,
+			"timerconv: timing: refs: %u callback names (%u static, %u external); %u files spell an external one, %u may use it; %u of %u files are candidates\n",
+			g_hash_table_size(cn.all),
+			g_hash_table_size(cn.homes),
+			g_hash_table_size(cn.global), mentioned, users, n,
+			r->nfiles_scanned);
+	}
+	ok = o->scan_only || run_facts(r, o, cn.all, error);
 	timing("facts");
 out:
 	treescan_free(ts);
-	g_hash_table_destroy(names);
-	g_hash_table_destroy(global);
+	cb_names_clear(&cn);
 	g_hash_table_unref(in_scope);
 	return ok;
 }

@@ -165,10 +165,37 @@ char *cfile_include_path(const struct cfile *f, const char *name);
 bool cfile_includes(const struct cfile *f, const char *path);
 struct struct_index *conv_structs(struct conversion *cv);
 
-/* refs.c: references to callback names, by the lexer */
-void refs_find(struct cfile *f, GHashTable *names);
+/* refs.c: uses of callback names, as C resolves them (names.h) */
+struct cb_names {
+	GHashTable *all;	/* every callback name */
+	GHashTable *global;	/* those a callback of external linkage has */
+	GHashTable *homes;	/* name -> GPtrArray of the files whose own
+				 * static callback has it */
+};
+
+void cb_names_init(struct cb_names *cn);
+void cb_names_clear(struct cb_names *cn);
+/*
+ * The callbacks the files' old-API sites name, which are static in the
+ * file that names them (their home) and which are not.  The files'
+ * tokens are forgotten.
+ */
+void cb_names_collect(struct cb_names *cn, GPtrArray *files);
+/* f's uses of the callbacks (f->refs), and the names it uses
+ * (f->cb_names). */
+void refs_find(struct cfile *f, const struct cb_names *cn);
+/* Where in f the names denote a function (or whatever the file declares
+ * by that name at file scope), not a parameter, local or member: a set
+ * of refs_pos_key()s. */
+GHashTable *refs_functions(struct cfile *f, GHashTable *names);
+static inline gint64 refs_pos_key(unsigned int line, unsigned int col)
+{
+	return (gint64)line << 32 | col;
+}
+/* The files of `files` that may use one of the names (external linkage)
+ * as C resolves them; *mentioned: how many spell one. */
 GPtrArray *refs_files(const struct tree *tree, GPtrArray *files,
-		      GHashTable *names, int jobs);
+		      GHashTable *names, int jobs, guint *mentioned);
 
 /* plan.c */
 /* The rules' name for a construct: its parts, blank-normalised, joined by

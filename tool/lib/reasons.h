@@ -30,6 +30,8 @@
 #define REASON_CALLBACK_NOT_DEFINED \
 	"callback %s() is not defined as void %s(unsigned long) in the tree"
 #define REASON_CALLBACK_IN_MACRO "callback %s() is used in a macro definition"
+#define REASON_NAME_IS_LOCAL \
+	"%s here is a parameter or a local variable, not the function %s()"
 #define REASON_CALLBACK_ESCAPES \
 	"callback address escapes (stored, compared or passed on)"
 #define REASON_UNPARSED_DEFINITION \

@@ -694,14 +694,33 @@ static bool proto_known(struct callback *cb, struct cfile *f,
 	return false;
 }
 
+/* Is the lexer's use of the name at `at` one C resolves to the function
+ * (refs.c), not to a parameter or local of the same name? */
+static bool lexer_use_at(const struct cfile *f, const char *name,
+			 struct fpos at)
+{
+	for (guint k = 0; k < f->refs->len; k++) {
+		const struct cb_ref *r = f->refs->pdata[k];
+
+		if (r->line == at.line && r->col == at.col &&
+		    !strcmp(r->name, name))
+			return true;
+	}
+	return false;
+}
+
+/* The facts naming `name`; with `used`, only those at a use of the
+ * function (a call through a local function pointer of that name is
+ * not a call of the callback). */
 static void add_crefs(GPtrArray *to, struct cfile *f, GPtrArray *facts,
-		      const char *name)
+		      const char *name, bool used)
 {
 	for (guint k = 0; k < facts->len; k++) {
 		struct f_named *n = facts->pdata[k];
 		struct cref *r;
 
-		if (strcmp(n->name, name))
+		if (strcmp(n->name, name) ||
+		    (used && !lexer_use_at(f, name, n->at)))
 			continue;
 		r = g_new0(struct cref, 1);
 		r->file = f;
@@ -769,8 +788,10 @@ static void collect_decls(struct planner *pl, struct callback *cb)
 			cb->def_file = f;
 		}
 		if (f->facts) {
-			add_crefs(cb->protos, f, f->facts->protos, cb->name);
-			add_crefs(cb->calls, f, f->facts->calls, cb->name);
+			add_crefs(cb->protos, f, f->facts->protos, cb->name,
+				  false);
+			add_crefs(cb->calls, f, f->facts->calls, cb->name,
+				  true);
 		}
 	}
 	if (defs > 1)
@@ -850,6 +871,31 @@ static bool lexer_proto(struct cfile *f, const char *name, struct fpos at)
 	return false;
 }
 
+/*
+ * A setup that hands the timer a parameter or a local of the callback's
+ * name (a helper's `fn`) hands it no function: binding it to the
+ * callback by name would convert a setup that does not set it up.
+ */
+static bool handed_unknown(struct callback *cb, struct cfile *f)
+{
+	for (guint k = 0; f->scan && k < f->scan->sites->len; k++) {
+		const struct site *s = &g_array_index(f->scan->sites,
+						      struct site, k);
+		struct fpos at = { s->cb_line, s->cb_col };
+
+		if (s->type != SITE_API || s->compat || s->define_name ||
+		    !s->callback || strcmp(s->callback, cb->name) ||
+		    line_in_ranges(f->scan->dead_ranges, s->line) ||
+		    lexer_use_at(f, cb->name, at))
+			continue;
+		poison(cb, where(f, s->line),
+		       "%s here is a parameter or a local variable, not the function %s()",
+		       cb->name, cb->name);
+		return true;
+	}
+	return false;
+}
+
 static void check_uses(struct planner *pl, struct callback *cb)
 {
 	struct conversion *cv = pl->cv;
@@ -859,6 +905,9 @@ static void check_uses(struct planner *pl, struct callback *cb)
 
 		if (!home_sees(cb, f))
 			continue;
+		if ((cb->home || !static_in(f, cb->name)) &&
+		    handed_unknown(cb, f))
+			break;
 		for (guint k = 0; k < f->refs->len; k++) {
 			struct cb_ref *r = f->refs->pdata[k];
 			struct fpos at = { r->line, r->col };
