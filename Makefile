@@ -160,7 +160,7 @@ corpus: deps
 install: build/timerconv
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(DATADIR)
 	install -m 755 build/timerconv $(DESTDIR)$(BINDIR)/timerconv
-	install -m 644 cocci/*.cocci cocci/*.py $(DESTDIR)$(DATADIR)/
+	install -m 644 cocci/*.cocci cocci/*.py cocci/*.h $(DESTDIR)$(DATADIR)/
 
 clean:
 	rm -rf build build-san $(FUZZ_BUILD)
