@@ -163,13 +163,16 @@ def test_one_driver_converts_on_its_own(tmp_path):
 
 def test_two_objects_of_one_module_defining_it_are_refused(tmp_path):
     """The USB and the SDIO glue both define the callback and one
-    Makefile links both into the module: which one runs depends on the
-    config, so neither is converted."""
+    Makefile links both into the module (every branch of an ifdef
+    counts): which one runs depends on the config, so neither is
+    converted."""
     tree, report = convert(tmp_path, {
         "drivers/staging/gamma/Makefile": """\
             gamma-y := gamma_main.o
             gamma-$(CONFIG_GAMMA_USB) += gamma_usb.o
-            gamma-$(CONFIG_GAMMA_SDIO) += gamma_sdio.o
+            ifdef CONFIG_GAMMA_SDIO
+            \tgamma-y += gamma_sdio.o
+            endif
             obj-$(CONFIG_GAMMA) += gamma.o
             """,
         "drivers/staging/gamma/gamma_usb.c":

@@ -233,8 +233,8 @@ static struct kdir *kdir_parse(const char *text)
 
 		if (hash)
 			*hash = '\0';
-		if (lines[i][0] != '\t')	/* not a recipe */
-			assignment(vars, lines[i]);
+		/* a recipe's line has no `name op` of one word */
+		assignment(vars, lines[i]);
 	}
 	g_strfreev(lines);
 	g_string_free(joined, TRUE);
