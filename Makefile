@@ -80,7 +80,7 @@ FUZZ_SAN     := -fsanitize=address,undefined -fno-sanitize-recover=all \
 FUZZ_CFLAGS   = -std=c11 -D_GNU_SOURCE $(WARN) -O1 -g $(FUZZ_SAN) \
 		-DTIMERCONV_DATADIR='"$(DATADIR)"' $(STAGES:%=-Itool/%) \
 		$(shell pkg-config --cflags $(PKGS) 2>/dev/null)
-FUZZ_TARGETS := lexer scan structs ppcond blank facts maintainers baseline diff respace
+FUZZ_TARGETS := lexer scan structs ppcond blank facts maintainers baseline diff respace kbuild
 FUZZ_OBJS    := $(patsubst %.c,$(FUZZ_BUILD)/%.o, \
 			  $(notdir $(filter-out tool/cmd/main.c,$(SRCS))))
 FUZZ_LIB     := $(FUZZ_BUILD)/libtimerconv.a

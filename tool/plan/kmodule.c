@@ -281,6 +281,17 @@ static void kdir_free(struct kdir *kd)
 	g_free(kd);
 }
 
+char *kmodule_parse_member(const char *text, const char *obj)
+{
+	struct kdir *kd = kdir_parse(text);
+	const char *comp = g_hash_table_lookup(kd->member, obj);
+	char *res = comp ? g_strdup(comp) :
+		    g_hash_table_contains(kd->objs, obj) ? g_strdup("") : NULL;
+
+	kdir_free(kd);
+	return res;
+}
+
 static struct kdir *kdir_get(struct planner *pl, const char *dir)
 {
 	struct kmodules *km = pl->km;

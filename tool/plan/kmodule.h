@@ -41,4 +41,11 @@ const char *kmodule_unclear(struct planner *pl, const char *name);
 
 void kmodule_free(struct planner *pl);
 
+/*
+ * For the fuzzer: what kbuild text says of object obj ("sub/a.o"): the
+ * composite it links into ("foo" for foo-y += sub/a.o), "" when an obj-
+ * list names it on its own, NULL when nothing lists it.
+ */
+char *kmodule_parse_member(const char *text, const char *obj);
+
 #endif
