@@ -134,7 +134,7 @@ FUZZ_CFLAGS   = -std=c11 -D_GNU_SOURCE $(WARN) -O1 -g $(FUZZ_SAN) \
 		-DTIMERCONV_DATADIR='"$(DATADIR)"' $(STAGES:%=-Itool/%) \
 		$(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 FUZZ_TARGETS := lexer scan structs ppcond blank facts maintainers baseline diff \
-		respace plan names
+		respace plan names kbuild
 FUZZ_OBJS    := $(patsubst %.c,$(FUZZ_BUILD)/%.o, \
 			  $(notdir $(filter-out tool/cmd/main.c,$(SRCS))))
 FUZZ_LIB     := $(FUZZ_BUILD)/libtimerconv.a
@@ -244,7 +244,7 @@ install: build/timerconv man
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(DATADIR) \
 		$(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(BASHCOMPDIR)
 	install -m 755 build/timerconv $(DESTDIR)$(BINDIR)/timerconv
-	install -m 644 cocci/*.cocci cocci/*.py $(DESTDIR)$(DATADIR)/
+	install -m 644 cocci/*.cocci cocci/*.py cocci/*.h $(DESTDIR)$(DATADIR)/
 	install -m 644 $(MANPAGES) $(DESTDIR)$(MANDIR)/man1/
 	install -m 644 dist/timerconv.bash $(DESTDIR)$(BASHCOMPDIR)/timerconv
 
@@ -252,7 +252,7 @@ install: build/timerconv man
 uninstall:
 	rm -f $(DESTDIR)$(BINDIR)/timerconv
 	rm -f $(addprefix $(DESTDIR)$(DATADIR)/,$(notdir \
-		$(wildcard cocci/*.cocci cocci/*.py)))
+		$(wildcard cocci/*.cocci cocci/*.py cocci/*.h)))
 	rm -rf $(DESTDIR)$(DATADIR)/__pycache__
 	-rmdir $(DESTDIR)$(DATADIR) 2>/dev/null
 	rm -f $(MANPAGES:build/man/%=$(DESTDIR)$(MANDIR)/man1/%)

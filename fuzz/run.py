@@ -28,18 +28,20 @@ BUILD = ROOT / "build-fuzz"
 CORPUS = (ROOT / ".." / "shared" / "corpus").resolve()
 REGRESSIONS = ROOT / "tests" / "fuzz" / "regressions"
 TARGETS = ["lexer", "scan", "structs", "ppcond", "blank", "facts",
-           "maintainers", "baseline", "diff", "respace", "plan", "names"]
+           "maintainers", "baseline", "diff", "respace", "plan", "names",
+           "kbuild"]
 C_TARGETS = {"lexer", "scan", "structs", "ppcond", "blank", "names"}
 DICTS = {"lexer": "c.dict", "scan": "c.dict", "structs": "c.dict",
          "ppcond": "c.dict", "blank": "c.dict", "facts": "facts.dict",
          "maintainers": "maintainers.dict", "baseline": "baseline.dict",
          "diff": "c.dict", "respace": "c.dict", "plan": "plan.dict",
-         "names": "c.dict"}
+         "names": "c.dict", "kbuild": "kbuild.dict"}
 # diff_lines() keeps every round's V: O(D * (N + M)) memory, 1 GB under
 # ASan for two 3000-line texts with nothing in common.  4 kB inputs stay
 # far below the RSS limit (timerconv's own diffs have a small D).
 MAX_LEN = {"diff": 4096, "respace": 4096, "facts": 16384,
-           "maintainers": 16384, "baseline": 16384, "plan": 12288}
+           "maintainers": 16384, "baseline": 16384, "plan": 12288,
+           "kbuild": 8192}
 C_MAX_LEN = 16384
 CHUNK = 8192
 
@@ -217,9 +219,15 @@ def plan_seeds():
     return [p.read_bytes() for p in sorted(cache.iterdir())]
 
 
+def kbuild_seeds():
+    """The fixtures' Makefiles and Kbuild files."""
+    return [p.read_bytes() for p in sorted((ROOT / "fixtures").rglob("*"))
+            if p.name in ("Makefile", "Kbuild") and p.is_file()]
+
+
 SEEDERS = {"diff": diff_seeds, "respace": diff_seeds, "facts": facts_seeds,
            "maintainers": maintainers_seeds, "baseline": baseline_seeds,
-           "plan": plan_seeds}
+           "plan": plan_seeds, "kbuild": kbuild_seeds}
 
 
 def make_seeds(target, cache):

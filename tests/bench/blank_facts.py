@@ -24,13 +24,16 @@ from pathlib import Path
 from common import ROOT, cache_dir, log
 
 TC = ROOT / "build" / "timerconv"
+# the macros every timerconv run gives spatch (blanking stays on with them)
+MACROS = ROOT / "cocci" / "kernel_macros.h"
 
 
 def records(sp_file, listing, prefix, env):
     """The facts records of one batch, sorted, with `prefix` cut off."""
     out = subprocess.run(
         ["spatch", "--python", "/usr/bin/python3", "--very-quiet",
-         "--no-includes", "--no-show-diff", "-D", "facts", "--sp-file",
+         "--no-includes", "--no-show-diff", "--macro-file", str(MACROS),
+         "-D", "facts", "--sp-file",
          str(sp_file), "--file-groups", str(listing)],
         capture_output=True, text=True, env=env).stdout
     return sorted(line.replace(prefix, "") for line in out.splitlines()

@@ -410,7 +410,7 @@ int cmd_convert(int argc, char **argv)
 		{ "timeout", 0, 0, G_OPTION_ARG_INT, &o.timeout,
 		  "Seconds spatch may spend on a file of up to 128 kB (default: 120); bigger files get more, up to 8 times", "S" },
 		{ "macro-file", 0, 0, G_OPTION_ARG_FILENAME, &o.macro_file,
-		  "Macro definitions that help spatch parse this tree (spatch then reads every function body whole, not only those that can matter)", "FILE" },
+		  "Macro definitions that help spatch parse this tree, added after timerconv's own kernel macros (spatch then reads every function body whole, not only those that can matter)", "FILE" },
 		{ "verify", 0, 0, G_OPTION_ARG_NONE, &o.verify,
 		  "Compile every changed .c file with the tree's kbuild before and after; put back units that stop building",
 		  NULL },

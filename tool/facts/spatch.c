@@ -55,11 +55,11 @@ static bool has_rules(const char *dir)
 static char *find_cocci_dir(void)
 {
 	const char *env = env_cocci_dir();
-	char *dir = exe_dir();
-	char *cand;
+	char *dir, *cand;
 
 	if (env)
 		return has_rules(env) ? g_strdup(env) : NULL;
+	dir = exe_dir();
 	if (dir) {
 		cand = g_build_filename(dir, "..", "cocci", NULL);
 		if (has_rules(cand)) {
@@ -244,6 +244,59 @@ static char *facts_first(const char *text)
 	return g_string_free(head, FALSE);
 }
 
+#define KERNEL_MACROS "kernel_macros.h"
+
+/*
+ * What spatch's --macro-file gets: our kernel macros (kernel_macros.h
+ * says which and why), and after them the user's --macro-file, in one
+ * file: spatch reads only the last --macro-file it is given, and of two
+ * definitions of a name in one file, the later one.  Ours never name the
+ * timer API, so blanking stays on with them (blank.h): only the user's
+ * turns it off.
+ */
+static bool write_macros(struct spatch_env *env, GError **error)
+{
+	char *ours = g_build_filename(env->cocci_dir, KERNEL_MACROS, NULL);
+	char *text = NULL, *theirs = NULL;
+	GError *err = NULL;
+	GString *both;
+	bool ok;
+
+	if (!g_file_test(ours, G_FILE_TEST_IS_REGULAR)) {
+		g_set_error(error, G_FILE_ERROR, G_FILE_ERROR_NOENT,
+			    "%s is missing from %s", KERNEL_MACROS,
+			    env->cocci_dir);
+		g_free(ours);
+		return false;
+	}
+	if (!env->macro_file) {
+		env->macros = ours;
+		return true;
+	}
+	if (!g_file_get_contents(env->macro_file, &theirs, NULL, &err)) {
+		g_set_error(error, G_FILE_ERROR, err->code,
+			    "cannot read --macro-file: %s", err->message);
+		g_error_free(err);
+		g_free(ours);
+		return false;
+	}
+	ok = g_file_get_contents(ours, &text, NULL, error);
+	g_free(ours);
+	if (!ok) {
+		g_free(theirs);
+		return false;
+	}
+	both = g_string_new(text);
+	g_string_append_printf(both, "\n// ---- --macro-file %s\n%s\n",
+			       env->macro_file, theirs);
+	env->macros = g_build_filename(env->workdir, "macros.h", NULL);
+	ok = g_file_set_contents(env->macros, both->str, both->len, error);
+	g_string_free(both, TRUE);
+	g_free(text);
+	g_free(theirs);
+	return ok;
+}
+
 bool spatch_env_init(struct spatch_env *env, GError **error)
 {
 	char *text, *spec;
@@ -269,6 +322,8 @@ bool spatch_env_init(struct spatch_env *env, GError **error)
 			    env->workdir);
 		return false;
 	}
+	if (!write_macros(env, error))
+		return false;
 	text = combine_rules(env->cocci_dir, &env->include_rule, error);
 	if (!text)
 		return false;
@@ -331,6 +386,7 @@ void spatch_env_clear(struct spatch_env *env)
 	g_free(env->spec_sp_file);
 	g_free(env->workdir);
 	g_free(env->macro_file);
+	g_free(env->macros);
 	memset(env, 0, sizeof(*env));
 }
 
@@ -419,9 +475,9 @@ static GSubprocess *launch(struct runner *r, struct batch *b, GError **error)
 	g_ptr_array_add(argv, g_strdup("80"));
 	g_ptr_array_add(argv, g_strdup("--timeout"));
 	g_ptr_array_add(argv, g_strdup_printf("%d", b->timeout));
-	if (env->macro_file) {
+	if (env->macros) {
 		g_ptr_array_add(argv, g_strdup("--macro-file"));
-		g_ptr_array_add(argv, g_strdup(env->macro_file));
+		g_ptr_array_add(argv, g_strdup(env->macros));
 	}
 	if (r->in_place)
 		g_ptr_array_add(argv, g_strdup("--in-place"));

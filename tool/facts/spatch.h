@@ -17,7 +17,9 @@ struct spatch_env {
 	char *sp_file;		/* the rules combined into one file */
 	char *spec_sp_file;	/* the same, facts rules first (spec mode) */
 	char *workdir;		/* temporary directory of this run */
-	char *macro_file;	/* --macro-file, or NULL */
+	char *macro_file;	/* the user's --macro-file, or NULL */
+	char *macros;		/* what spatch's --macro-file gets: ours
+				 * (kernel_macros.h), then the user's */
 	int timeout;		/* seconds per file */
 	int jobs;
 	char *include_rule;	/* compat_include.cocci, kept apart */

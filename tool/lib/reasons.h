@@ -27,6 +27,10 @@
  * poison()) */
 #define REASON_CALLBACK_NOT_A_NAME "callback is not a function name"
 #define REASON_CALLBACK_DEFINED_TWICE "callback %s() is defined more than once"
+#define REASON_CALLBACK_IN_MODULES \
+	"callback %s() is defined in several modules, and which one %s means is not clear"
+#define REASON_CALLBACK_DEFINED_TWICE_IN_MODULE \
+	"callback %s() is defined more than once in what links into %s"
 #define REASON_CALLBACK_NOT_DEFINED \
 	"callback %s() is not defined as void %s(unsigned long) in the tree"
 #define REASON_CALLBACK_IN_MACRO "callback %s() is used in a macro definition"

@@ -10,6 +10,7 @@
 #include <stdarg.h>
 #include <string.h>
 
+#include "kmodule.h"
 #include "planner.h"
 #include "ppcond.h"
 #include "util.h"
@@ -151,12 +152,28 @@ bool static_in(struct cfile *f, const char *name)
 			   in_funcs(f->scan->other_funcs, name, true));
 }
 
+/*
+ * A static callback is its file's; a name several modules define is
+ * one callback in each (kmodule.h); any other name is the tree's.
+ */
+static char *callback_key(struct planner *pl, struct cfile *f,
+			  const char *name, const char **module)
+{
+	*module = NULL;
+	if (static_in(f, name))
+		return g_strdup_printf("%s@%s", name, f->path);
+	*module = kmodule_scope(pl, f, name);
+	if (*module)
+		return g_strdup_printf("%s%%%s", name, *module);
+	return g_strdup(name);
+}
+
 struct callback *callback_get(struct planner *pl, struct cfile *f,
 			      const char *name)
 {
 	bool is_static = static_in(f, name);
-	char *key = is_static ? g_strdup_printf("%s@%s", name, f->path) :
-				g_strdup(name);
+	const char *module;
+	char *key = callback_key(pl, f, name, &module);
 	struct callback *cb = g_hash_table_lookup(pl->callbacks, key);
 
 	if (cb) {
@@ -167,6 +184,7 @@ struct callback *callback_get(struct planner *pl, struct cfile *f,
 	cb->key = key;
 	cb->name = g_strdup(name);
 	cb->home = is_static ? f : NULL;
+	cb->module = module;
 	cb->bindings = g_ptr_array_new();
 	cb->protos = g_ptr_array_new_with_free_func(g_free);
 	cb->calls = g_ptr_array_new_with_free_func(g_free);
@@ -476,9 +494,9 @@ static void bind_function_assign(struct planner *pl, struct cfile *f,
 	 * callback, one defined with the old prototype, or one installed
 	 * through a cast is bound to the timer through its .function. */
 	{
-		char *k = g_strdup_printf("%s@%s", name, f->path);
-		bool known = g_hash_table_contains(pl->callbacks, k) ||
-			     g_hash_table_contains(pl->callbacks, name);
+		const char *module;
+		char *k = callback_key(pl, f, name, &module);
+		bool known = g_hash_table_contains(pl->callbacks, k);
 
 		g_free(k);
 		if (!known && !(object_is_timer(f, a->object) &&
@@ -734,8 +752,11 @@ static void add_crefs(GPtrArray *to, struct cfile *f, GPtrArray *facts,
  * linkage; a static one's own file, and the headers that file includes
  * (a static prototype in foo.h is foo.c's).
  */
-static bool home_sees(const struct callback *cb, const struct cfile *f)
+static bool home_sees(struct planner *pl, const struct callback *cb,
+		      const struct cfile *f)
 {
+	if (cb->module)
+		return kmodule_sees(pl, cb->module, f);
 	return !cb->home || cb->home == f ||
 	       (g_str_has_suffix(f->path, ".h") &&
 		cfile_includes(cb->home, f->path));
@@ -769,7 +790,7 @@ static void collect_decls(struct planner *pl, struct callback *cb)
 	for (guint i = 0; i < cv->files->len; i++) {
 		struct cfile *f = cv->files->pdata[i];
 
-		if (!home_sees(cb, f))
+		if (!home_sees(pl, cb, f))
 			continue;
 		if (f->scan)
 			defs += count_defs(cb, f, f->scan->ulong_funcs) +
@@ -794,7 +815,15 @@ static void collect_decls(struct planner *pl, struct callback *cb)
 				  true);
 		}
 	}
-	if (defs > 1)
+	if (cb->module && kmodule_unclear(pl, cb->name))
+		poison(cb, NULL,
+		       "callback %s() is defined in several modules, and which one %s means is not clear",
+		       cb->name, kmodule_unclear(pl, cb->name));
+	else if (defs > 1 && cb->module)
+		poison(cb, NULL,
+		       "callback %s() is defined more than once in what links into %s",
+		       cb->name, cb->module);
+	else if (defs > 1)
 		poison(cb, NULL, "callback %s() is defined more than once",
 		       cb->name);
 	else if (!defs && !cb->def)
@@ -903,7 +932,7 @@ static void check_uses(struct planner *pl, struct callback *cb)
 	for (guint i = 0; i < cv->files->len && !cb->poison; i++) {
 		struct cfile *f = cv->files->pdata[i];
 
-		if (!home_sees(cb, f))
+		if (!home_sees(pl, cb, f))
 			continue;
 		if ((cb->home || !static_in(f, cb->name)) &&
 		    handed_unknown(cb, f))
@@ -1023,6 +1052,7 @@ void planner_free(struct planner *pl)
 {
 	if (!pl)
 		return;
+	kmodule_free(pl);
 	g_hash_table_destroy(pl->callbacks);
 	g_ptr_array_set_free_func(pl->all_callbacks,
 				  (GDestroyNotify)callback_free);

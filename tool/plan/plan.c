@@ -9,6 +9,7 @@
 #include <stdarg.h>
 #include <string.h>
 
+#include "kmodule.h"
 #include "planner.h"
 #include "ppcond.h"
 #include "util.h"
@@ -636,7 +637,9 @@ static void build_units(struct planner *pl)
 			    !cs->reason &&
 			    !strcmp(cs->site->callback, cb->name) &&
 			    (cb->home ? cs->file == cb->home :
-					!static_in(cs->file, cb->name)))
+					!static_in(cs->file, cb->name)) &&
+			    (!cb->module ||
+			     kmodule_sees(pl, cb->module, cs->file)))
 				unit_add_site(u, cs);
 		}
 	}

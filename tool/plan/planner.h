@@ -108,6 +108,9 @@ struct callback {
 	char *key;
 	char *name;
 	struct cfile *home;	/* where a static callback lives */
+	const char *module;	/* the kbuild module whose definition this
+				 * is, when several define the name
+				 * (kmodule.h) */
 	GPtrArray *bindings;	/* struct binding * */
 	GPtrArray *protos;	/* struct cref * */
 	GPtrArray *calls;	/* struct cref * */
@@ -156,6 +159,7 @@ struct planner {
 	GHashTable *paired;	/* "file\nline:col" of paired assignments */
 	GHashTable *declared;	/* "file\nfunc" -> callback whose prototype
 				 * goes above that function */
+	struct kmodules *km;	/* kmodule.c's, made when first asked */
 };
 
 /* bind.c */
