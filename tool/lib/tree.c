@@ -160,6 +160,9 @@ static void walk_in(const char *root, const char *rel,
 			     stat(path, &st) == 0 && S_ISREG(st.st_mode)))) {
 			g_ptr_array_add(out, sub);
 		} else {
+			if (w->link_left && S_ISLNK(st.st_mode) &&
+			    w->want(name))
+				w->link_left(sub, w->data);
 			g_free(sub);
 		}
 		g_free(path);
@@ -232,39 +235,22 @@ static void symlink_skipped(const struct tree *t, const char *rel)
 	g_free(abs);
 }
 
+static void link_left(const char *rel, void *data)
+{
+	symlink_skipped(data, rel);
+}
+
+/* The C files below rel, as the tree lists them without git. */
 static void walk(const struct tree *t, const char *rel, GPtrArray *out)
 {
-	const char *root = t->root;
-	char *abs = rel[0] ? g_build_filename(root, rel, NULL) :
-			     g_strdup(root);
-	GDir *d = g_dir_open(abs, 0, NULL);
-	const char *name;
+	const struct walk_rules rules = {
+		.want = is_c_source,
+		.skip_dot = true,
+		.link_left = link_left,
+		.data = (void *)t,
+	};
 
-	g_free(abs);
-	if (!d)
-		return;
-	while ((name = g_dir_read_name(d))) {
-		char *sub = rel[0] ? g_strconcat(rel, "/", name, NULL) :
-				     g_strdup(name);
-		char *path = g_build_filename(root, sub, NULL);
-		struct stat st;
-
-		if (name[0] == '.' || lstat(path, &st) < 0) {
-			g_free(sub);
-		} else if (S_ISDIR(st.st_mode)) {
-			walk(t, sub, out);
-			g_free(sub);
-		} else if (S_ISREG(st.st_mode) && is_c_source(name)) {
-			g_ptr_array_add(out, sub);
-		} else if (S_ISLNK(st.st_mode) && is_c_source(name)) {
-			symlink_skipped(t, sub);
-			g_free(sub);
-		} else {
-			g_free(sub);
-		}
-		g_free(path);
-	}
-	g_dir_close(d);
+	dir_walk(t->root, rel, &rules, out);
 }
 
 static GPtrArray *git_list(struct tree *t, const char *const *paths,

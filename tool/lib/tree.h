@@ -56,12 +56,16 @@ struct walk_rules {
 	bool file_links;		/* a link to a regular file counts */
 	bool skip_dot;			/* leave out names starting with '.' */
 	int max_depth;			/* directories below root/rel; 0: any */
+	/* a link the rules want by name but do not take, if not NULL */
+	void (*link_left)(const char *rel, void *data);
+	void *data;
 };
 
 /*
  * Append the regular files below root/rel (rel "" for root itself) that
  * the rules want to out, as paths relative to root, depth first in the
  * order the directories list them.  Links to directories are not followed.
+ * A link the rules want by name and do not take goes to link_left.
  */
 void dir_walk(const char *root, const char *rel, const struct walk_rules *w,
 	      GPtrArray *out);
