@@ -14,10 +14,12 @@ import pytest
 from conftest import (old_kbuild_config, old_kbuild_make_vars, read_report,
                       timerconv)
 
-# version: (options, files that must have changed, at least)
+# version: (options, files that must have changed at least, the level
+# the tree's own timer.h gives)
 TREES = {
-    "4.14": ([], 25),
-    "4.9": (["--compat-header", "include/linux/timerconv_compat.h"], 25),
+    "4.14": ([], 25, "v4.14"),
+    "4.9": (["--compat-header", "include/linux/timerconv_compat.h"], 25,
+            "pre-v4.15"),
 }
 
 
@@ -62,7 +64,7 @@ def prepared(old_kbuild_sources, tmp_path_factory):
 @pytest.mark.parametrize("version", sorted(TREES))
 def test_nothing_that_built_stops_building(version, prepared, tmp_path):
     src, out = prepared(version)
-    options, at_least = TREES[version]
+    options, at_least, level = TREES[version]
     tree = tmp_path / "tree"
     shutil.copytree(src, tree, symlinks=True)
     report = tmp_path / "report.json"
@@ -72,6 +74,9 @@ def test_nothing_that_built_stops_building(version, prepared, tmp_path):
     changed = git_changed(tree)
     assert len(changed) >= at_least, (changed, proc.stderr)
     r = read_report(report)
+    # the level comes from the tree's headers, not a default
+    assert r["target"]["auto"] and r["target"]["level"] == level, r["target"]
+    assert r["target"]["header"] == "include/linux/timer.h"
     assert r["summary"]["converted"] > 0
     objects = [c[:-2] + ".o" for c in changed if c.endswith(".c")]
     before = build_objects(src, out, version, objects)

@@ -200,6 +200,77 @@ def test_compat_header_builds_on_every_level(level, tmp_path):
     assert proc.returncode == 0, proc.stderr
 
 
+# A 4.9-era driver whose only #include is its own header.
+QUOTED_ONLY = {
+    "drivers/zap/zap.h": """\
+/* SPDX-License-Identifier: GPL-2.0 */
+#include <linux/timer.h>
+
+struct zap_dev {
+	struct timer_list poll_timer;
+	int polls;
+};
+""",
+    "drivers/zap/zap_core.c": """\
+// SPDX-License-Identifier: GPL-2.0
+#include "zap.h"
+
+static void zap_poll(unsigned long data)
+{
+	struct zap_dev *zd = (struct zap_dev *)data;
+
+	zd->polls++;
+}
+
+void zap_start(struct zap_dev *zd)
+{
+	setup_timer(&zd->poll_timer, zap_poll, (unsigned long)zd);
+}
+""",
+}
+
+
+def test_compat_include_in_a_kernel_tree_is_a_system_include(tmp_path):
+    tree = kernel_tree(tmp_path, "old", QUOTED_ONLY)
+    timerconv("convert", "-C", tree, "--in-place", "--compat-header",
+              "include/linux/timerconv_compat.h")
+    text = (tree / "drivers/zap/zap_core.c").read_text()
+    # after the file's first #include, though it is a "..." one
+    assert text.startswith('// SPDX-License-Identifier: GPL-2.0\n'
+                           '#include "zap.h"\n'
+                           '#include <linux/timerconv_compat.h>\n'), text
+    assert "timer_setup(&zd->poll_timer, zap_poll, 0);" in text
+    assert (tree / "include/linux/timerconv_compat.h").is_file()
+
+
+def test_a_file_with_no_include_for_the_compat_header_is_refused(tmp_path):
+    files = dict(QUOTED_ONLY)
+    core = files["drivers/zap/zap_core.c"]
+    files["drivers/zap/zap_core.c"] = core.replace(
+        '#include "zap.h"\n', "struct zap_dev;\n")
+    # another driver (its own timer, its own unit) beside it
+    files["drivers/zip/zip.h"] = files["drivers/zap/zap.h"].replace("zap",
+                                                                    "zip")
+    files["drivers/zip/zip_core.c"] = core.replace("zap", "zip")
+    tree = kernel_tree(tmp_path, "old", files)
+    report = tmp_path / "r.json"
+    proc = timerconv("convert", "-C", tree, "--in-place", "--report",
+                     report, "--compat-header",
+                     "include/linux/timerconv_compat.h")
+    # left as it was, and said why: without the header it would not build
+    assert (tree / "drivers/zap/zap_core.c").read_text() == \
+        files["drivers/zap/zap_core.c"]
+    refused = [s for s in read_report(report)["sites"]
+               if s["file"] == "drivers/zap/zap_core.c"]
+    assert refused and all(
+        s["outcome"] == "refused" and s["reason"].startswith(
+            "could not add the #include of include/linux/timerconv_compat.h"
+            " to drivers/zap/zap_core.c") for s in refused), refused
+    assert "zap_core.c" in proc.stderr
+    # the driver beside it, which has an #include, is converted
+    assert "timer_setup(" in (tree / "drivers/zip/zip_core.c").read_text()
+
+
 # A module converted with the compat header, and a program that fires its
 # timers the way the old timer core does, function(data): each callback
 # must receive its own timer, as a struct timer_list * callback expects.
