@@ -138,7 +138,7 @@ void report_summary_full(struct run *r, bool verbose)
 		units_converted(r), r->cv.units ? r->cv.units->len : 0,
 		r->cv.units && r->cv.units->len == 1 ? "" : "s");
 	if (t.kept)
-		fprintf(stderr, "timerconv:   %4u converted (data kept in a member beside the timer: --keep-data)\n",
+		fprintf(stderr, "timerconv:   %4u converted (data kept beside the timer: --keep-data)\n",
 			t.kept);
 	for (guint i = 0; i < t.order->len; i++) {
 		const char *reason = t.order->pdata[i];
