@@ -31,9 +31,16 @@ struct verify_opts {
 
 struct verify;
 
-/* --make-arg, the same option for every command that has --verify. */
-#define VERIFY_MAKE_ARG_OPTION(strv)					\
-	{ "make-arg", 0, 0, G_OPTION_ARG_STRING_ARRAY, &(strv),		\
+/* --config, --build-dir and --make-arg: the same options for every
+ * command that has --verify (o: its options, with those members). */
+#define VERIFY_BUILD_OPTIONS(o)						\
+	{ "config", 0, 0, G_OPTION_ARG_FILENAME, &(o).config,		\
+	  "--verify with this config instead of the tree's .config",	\
+	  "defconfig|allmodconfig|allyesconfig|FILE" },			\
+	{ "build-dir", 0, 0, G_OPTION_ARG_FILENAME, &(o).build_dir,	\
+	  "--verify: the build directory (kbuild's O=; default: one in ~/.cache/timerconv, kept between runs)", \
+	  "DIR" },							\
+	{ "make-arg", 0, 0, G_OPTION_ARG_STRING_ARRAY, &(o).make_args,	\
 	  "--verify: give VAR=VALUE to every make it runs (repeatable): ARCH=arm64, CROSS_COMPILE=aarch64-linux-gnu-, LLVM=1, CC=gcc-12, HOSTCFLAGS=-fcommon", \
 	  "VAR=VALUE" }
 

@@ -15,6 +15,16 @@
 
 struct verify_opts;
 
+/* --timeout and --macro-file: the same options for every command that
+ * runs spatch (o: its options, with those members). */
+#define PIPELINE_SPATCH_OPTIONS(o)					\
+	{ "timeout", 0, 0, G_OPTION_ARG_INT, &(o).timeout,		\
+	  "Seconds spatch may spend on a file of up to 128 kB (default: 120); bigger files get more, up to 8 times", \
+	  "S" },							\
+	{ "macro-file", 0, 0, G_OPTION_ARG_FILENAME, &(o).macro_file,	\
+	  "Macro definitions that help spatch parse this tree, added after timerconv's own kernel macros (spatch then reads every function body whole, not only those that can matter)", \
+	  "FILE" }
+
 struct pipeline_opts {
 	const char *tree;
 	char **paths;
