@@ -271,6 +271,37 @@ def test_a_file_with_no_include_for_the_compat_header_is_refused(tmp_path):
     assert "timer_setup(" in (tree / "drivers/zip/zip_core.c").read_text()
 
 
+def test_a_kept_function_assignment_without_timer_func_type_is_refused(
+        tmp_path):
+    """A timer.h of v4.14's shape (timer_setup(), .function taking
+    unsigned long) that lacks TIMER_FUNC_TYPE, as a vendor's backport of
+    timer_setup() alone may: the .function assignment that stays beside a
+    converted callback has no spelling that builds there."""
+    tree = kernel_tree(tmp_path, "v4.14", {})
+    header = tree / "include" / "linux" / "timer.h"
+    text = header.read_text()
+    text = text.replace("#define TIMER_FUNC_TYPE\t\tvoid (*)(TIMER_DATA_TYPE)\n",
+                        "")
+    text = text.replace("(TIMER_FUNC_TYPE)callback", "(void *)callback")
+    assert "TIMER_FUNC_TYPE" not in text.split("#ifndef", 1)[1]
+    header.write_text(text)
+    case = CASES / "function_assign_v4_14"
+    src = tree / "drivers" / "input" / "zap_kbd.c"
+    src.parent.mkdir(parents=True)
+    src.write_text((case / "input.c").read_text())
+    report = tmp_path / "r.json"
+    timerconv("convert", "-C", tree, "--in-place", "--report", report)
+    r = read_report(report)
+    assert r["target"]["level"] == "v4.14", r["target"]
+    assert src.read_text() == (case / "input.c").read_text()
+    sites = r["sites"]
+    assert sites and all(
+        s["outcome"] == "refused" and s["reason"] ==
+        "the target's timer_list.function takes unsigned long and its "
+        "timer.h has no TIMER_FUNC_TYPE to cast a converted callback to"
+        for s in sites), sites
+
+
 # A module converted with the compat header, and a program that fires its
 # timers the way the old timer core does, function(data): each callback
 # must receive its own timer, as a struct timer_list * callback expects.
