@@ -280,8 +280,8 @@ def test_a_kept_function_assignment_without_timer_func_type_is_refused(
     tree = kernel_tree(tmp_path, "v4.14", {})
     header = tree / "include" / "linux" / "timer.h"
     text = header.read_text()
-    text = text.replace("#define TIMER_FUNC_TYPE\t\tvoid (*)(TIMER_DATA_TYPE)\n",
-                        "")
+    text = text.replace(
+        "#define TIMER_FUNC_TYPE\t\tvoid (*)(TIMER_DATA_TYPE)\n", "")
     text = text.replace("(TIMER_FUNC_TYPE)callback", "(void *)callback")
     assert "TIMER_FUNC_TYPE" not in text.split("#ifndef", 1)[1]
     header.write_text(text)
