@@ -160,7 +160,7 @@ void report_summary_full(struct run *r, bool verbose)
 			fprintf(stderr, "timerconv: warning: %s:%u: merge conflict marker around preprocessor lines only: the code converts as if it were not there; resolve the conflict before building\n",
 				f->path, f->conflict_line);
 		if (f->compat_missing)
-			fprintf(stderr, "timerconv: warning: %s: could not add the #include of %s (no #include <...> to put it after)\n",
+			fprintf(stderr, "timerconv: warning: %s: could not add the #include of %s (it has no #include to put it after): its units are refused\n",
 				f->path, r->cv.compat_header);
 		if (f->timed_out)
 			fprintf(stderr, "timerconv: %s: spatch timed out; its sites are refused\n",
