@@ -113,3 +113,41 @@ px << static_x.px;
 @@
 
 timerconv.done("statics", tx)
+
+// Declared among other timers: the static goes after the declaration.
+@static_m depends on patch@
+declaration d : script:python () { timerconv.kept_among(d) is not None };
+position pm;
+@@
+
+d@pm
+
+@script:python static_mm depends on patch@
+d << static_m.d;
+pm << static_m.pm;
+tx;
+decl;
+@@
+
+x = timerconv.kept_among(d)
+if pm[0].current_element != "something_else" or x is None:
+	cocci.include_match(False)
+else:
+	coccinelle.tx = cocci.make_ident(x)
+	coccinelle.decl = cocci.make_ident(timerconv.planned("statics",
+							       x)["decl"])
+
+@static_mx depends on patch@
+declaration static_m.d;
+position static_m.pm;
+identifier static_mm.decl;
+@@
+
+d@pm
++ static unsigned long decl;
+
+@script:python depends on static_mx@
+tx << static_mm.tx;
+@@
+
+timerconv.done("statics", tx)

@@ -148,7 +148,7 @@
 #define REASON_KEEP_DATA_SET_THROUGH_POINTER \
 	"a timer's .data is set through a pointer at %s: which timer, cannot be told"
 #define REASON_KEEP_NOT_FILE_SCOPE \
-	"%s is not a timer declared alone at file scope above its callback"
+	"%s is not a timer declared at file scope above its callback"
 #define REASON_KEEP_DATA_SET_IN_OTHER_FILE \
 	"the data of %s is set in another file"
 #define REASON_KEEP_DATA_READ_IN_OTHER_FILE \

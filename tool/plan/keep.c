@@ -209,21 +209,24 @@ static const char *one_global(struct callback *cb)
 }
 
 /*
- * A file-scope timer, declared alone above the callback in the callback's
- * file, every write and read of its data there too: a static beside it
- * holds the data, initialised with what the timer's initialiser gave.
+ * A file-scope timer, declared above the callback in the callback's file
+ * (alone, or among other timers: `static struct timer_list a, name;`),
+ * every write and read of its data there too: a static after its
+ * declaration holds the data, initialised with what the timer's
+ * initialiser gave.
  */
 static bool decide_keep_global(struct planner *pl, struct callback *cb,
 			       struct unit *u, const char *at,
 			       const char *name)
 {
 	struct cfile *f = cb->def_file;
-	unsigned int line = timer_declared_alone(f, name);
+	bool alone = false;
+	unsigned int line = timer_declared_at(f, name, &alone);
 	const char *init = "0";
 	char *member;
 
 	if (!line || line >= cb->def->at.line)
-		return refuse(u, at, "%s is not a timer declared alone at file scope above its callback",
+		return refuse(u, at, "%s is not a timer declared at file scope above its callback",
 			      name);
 	for (guint k = 0; k < pl->dsrcs->len; k++) {
 		struct dsrc *d = pl->dsrcs->pdata[k];

@@ -194,7 +194,8 @@ char *keep_lvalue(const struct unit *u, const char *timer);
 /* value.c */
 bool declared_at_file_scope(struct cfile *f, const char *name,
 			    unsigned int line);
-unsigned int timer_declared_alone(struct cfile *f, const char *name);
+unsigned int timer_declared_at(struct cfile *f, const char *name,
+			       bool *alone);
 bool decide_const(struct planner *pl, struct callback *cb, struct unit *u);
 
 /* types.c: types of expressions, members of structs */

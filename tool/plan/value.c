@@ -49,9 +49,12 @@ bool declared_at_file_scope(struct cfile *f, const char *name,
 
 /*
  * `struct timer_list name;` (or `= ...;`, or DEFINE_TIMER(name, ...)) at
- * file scope, one declarator alone: the line it ends on, or 0.
+ * file scope: the line the declaration ends on, or 0.  *alone tells
+ * whether name is its only declarator; `struct timer_list a, name;`
+ * counts, `struct timer_list *name` and `name[2]` do not.
  */
-unsigned int timer_declared_alone(struct cfile *f, const char *name)
+unsigned int timer_declared_at(struct cfile *f, const char *name,
+			       bool *alone)
 {
 	size_t n, len = strlen(name);
 	const struct token *t = cfile_tokens(f, &n);
@@ -59,7 +62,7 @@ unsigned int timer_declared_alone(struct cfile *f, const char *name)
 
 	for (size_t i = 0; i + 2 < n; i++) {
 		size_t k, names = 0;
-		bool self = false;
+		bool self = false, plain = false;
 		int paren = 0;
 
 		if (t[i].flags & TF_PP)
@@ -73,6 +76,7 @@ unsigned int timer_declared_alone(struct cfile *f, const char *name)
 		if (TOK_IS(&t[i], "DEFINE_TIMER") && tok_punct(&t[i + 1], '(') &&
 		    tok_is(&t[i + 2], name, len)) {
 			k = tok_match_close(t, n, i + 1);
+			*alone = true;
 			return k < n ? t[k].line : 0;
 		}
 		if (!TOK_IS(&t[i], "struct") || !TOK_IS(&t[i + 1], "timer_list"))
@@ -93,11 +97,20 @@ unsigned int timer_declared_alone(struct cfile *f, const char *name)
 				break;
 			if (!paren && tok_punct(&t[k], ','))
 				names++;
-			if (!paren && tok_is(&t[k], name, len))
+			if (!paren && tok_is(&t[k], name, len)) {
 				self = true;
+				plain = (tok_punct(&t[k - 1], ',') ||
+					 TOK_IS(&t[k - 1], "timer_list")) &&
+					k + 1 < n &&
+					(tok_punct(&t[k + 1], ',') ||
+					 tok_punct(&t[k + 1], ';') ||
+					 tok_punct(&t[k + 1], '='));
+			}
 		}
-		if (self)
-			return names == 0 && k < n ? t[k].line : 0;
+		if (self) {
+			*alone = names == 0;
+			return plain && k < n ? t[k].line : 0;
+		}
 	}
 	return 0;
 }
