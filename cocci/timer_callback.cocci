@@ -157,6 +157,29 @@ pd << cb_tassign_f.pd;
 timerconv.emit("cast", p, callback=fn, local=v, type=t, form="assign",
 	       local_at=timerconv.key(pv), data_at=timerconv.key(pd))
 
+// Casts of data to a struct pointer inside an expression, where no local
+// holds them: foo((struct bar *)data).
+// (A pattern of the function around it binds one cast only: the casts are
+// matched alone, and kept where they are in the callback.)
+@cb_icast_f depends on facts@
+identifier cb_def_f.data;
+type T;
+position pd;
+@@
+
+ (T *)data@pd
+
+@script:python depends on facts@
+fn << cb_def_f.fn;
+t << cb_icast_f.T;
+p << cb_f.p;
+pd << cb_icast_f.pd;
+@@
+
+if pd[0].current_element == fn:
+	timerconv.emit("icast", p, callback=fn, type=t,
+		       data_at=timerconv.key(pd))
+
 @cb_proto_f depends on facts@
 identifier fn : script:python () { timerconv.is_callback(fn) };
 identifier data;
@@ -512,6 +535,128 @@ R fn@p@px(
 
 @script:python@
 fn << cb_ptrb_x.fn;
+@@
+
+timerconv.done("callbacks", fn)
+
+// patch: data only ever cast to its container in an expression,
+// foo((struct bar *)data): a local of the container, from from_timer(),
+// takes the casts' places.
+@cb_icast_p depends on patch@
+identifier fn : script:python () { timerconv.plans(fn) };
+identifier data;
+type R, PT;
+position p;
+@@
+
+R fn@p(PT data) { ... }
+
+@script:python cb_icast_mk depends on patch@
+fn << cb_icast_p.fn;
+newp;
+v;
+ct;
+fld;
+cof;
+@@
+
+e = timerconv.planned("callbacks", fn)
+if e is None or e["kind"] != "icast" or e["blank"] != "no":
+	cocci.include_match(False)
+else:
+	coccinelle.newp = cocci.make_ident(e["param"])
+	coccinelle.v = cocci.make_ident(e["local"])
+	coccinelle.ct = cocci.make_type(e["ctype"])
+	coccinelle.fld = cocci.make_ident(e["field"])
+	coccinelle.cof = cocci.make_ident(e["container_of"])
+
+@cb_icast_x depends on patch@
+identifier fn, data;
+identifier cb_icast_mk.newp, cb_icast_mk.v, cb_icast_mk.fld;
+identifier cb_icast_mk.cof;
+type cb_icast_mk.ct;
+type R, PT, T;
+position cb_icast_p.p, px;
+@@
+
+R fn@p@px(
+- PT data
++ struct timer_list *newp
+  ) {
++ ct v = cof(v, newp, fld);
+  <...
+(
+- ((T *)data)
++ v
+|
+- (T *)data
++ v
+)
+  ...>
+  }
+
+@script:python@
+fn << cb_icast_x.fn;
+@@
+
+timerconv.done("callbacks", fn)
+
+@cb_icastb_p depends on patch@
+identifier fn : script:python () { timerconv.plans(fn) };
+identifier data;
+type R, PT;
+position p;
+@@
+
+R fn@p(PT data) { ... }
+
+@script:python cb_icastb_mk depends on patch@
+fn << cb_icastb_p.fn;
+newp;
+v;
+ct;
+fld;
+cof;
+@@
+
+e = timerconv.planned("callbacks", fn)
+if e is None or e["kind"] != "icast" or e["blank"] != "yes":
+	cocci.include_match(False)
+else:
+	coccinelle.newp = cocci.make_ident(e["param"])
+	coccinelle.v = cocci.make_ident(e["local"])
+	coccinelle.ct = cocci.make_type(e["ctype"])
+	coccinelle.fld = cocci.make_ident(e["field"])
+	coccinelle.cof = cocci.make_ident(e["container_of"])
+
+@cb_icastb_x depends on patch@
+identifier fn, data;
+identifier cb_icastb_mk.newp, cb_icastb_mk.v, cb_icastb_mk.fld;
+identifier cb_icastb_mk.cof;
+type cb_icastb_mk.ct;
+type R, PT, T;
+position cb_icastb_p.p, px;
+@@
+
+R fn@p@px(
+- PT data
++ struct timer_list *newp
+  ) {
++ ct v = cof(v, newp, fld);
++
+  <...
+(
+- ((T *)data)
++ v
+|
+- (T *)data
++ v
+)
+  ...>
+  }
+
+@script:python@
+fn << cb_icastb_x.fn;
 @@
 
 timerconv.done("callbacks", fn)

@@ -44,6 +44,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 		facts_type(ff, c->callback, c->local ? c->local : "x");
 	}
+	for (guint i = 0; i < ff->icasts->len; i++) {
+		struct f_cast *c = ff->icasts->pdata[i];
+
+		FUZZ_ASSERT(c->callback && c->type && !c->local);
+	}
 	facts_done(ff, "setup", "f|setup_timer|t");
 	facts_free(ff);
 	g_free(text);

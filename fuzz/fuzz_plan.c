@@ -840,8 +840,8 @@ static bool mutate_record(struct pinput *in, unsigned int *st)
 	case 7: {	/* change the kind */
 		static const char *const kinds[] = {
 			"setup", "init", "define", "assign", "callback",
-			"cast", "proto", "call", "ref", "rename", "type",
-			"init_pair", "read"
+			"cast", "icast", "proto", "call", "ref", "rename",
+			"type", "init_pair", "read"
 		};
 
 		guint k = rnd(st, G_N_ELEMENTS(kinds));

@@ -195,6 +195,7 @@ static bool complete(JsonObject *o, const char *kind)
 		{ "read", "func", "field", "object" },
 		{ "callback", "func", "name", "param" },
 		{ "cast", "callback", "local", "type" },
+		{ "icast", "callback", "type" },
 		{ "proto", "name" },
 		{ "call", "func", "name", "arg" },
 		{ "rename", "func", "name", "args" },
@@ -283,6 +284,13 @@ static void add_record(struct file_facts *ff, JsonObject *o)
 		c->data_at = key_pos(o, "data_at");
 		g_free(form);
 		g_ptr_array_add(ff->casts, c);
+	} else if (!strcmp(kind, "icast")) {
+		struct f_cast *c = g_new0(struct f_cast, 1);
+
+		c->callback = str(o, "callback");
+		c->type = str(o, "type");
+		c->data_at = key_pos(o, "data_at");
+		g_ptr_array_add(ff->icasts, c);
 	} else if (!strcmp(kind, "proto") || !strcmp(kind, "call") ||
 		   !strcmp(kind, "ref") || !strcmp(kind, "rename")) {
 		struct f_named *n = g_new0(struct f_named, 1);
@@ -330,6 +338,7 @@ static struct file_facts *facts_new(void)
 	ff->reads = g_ptr_array_new_with_free_func(free_assign);
 	ff->callbacks = g_ptr_array_new_with_free_func(free_callback);
 	ff->casts = g_ptr_array_new_with_free_func(free_cast);
+	ff->icasts = g_ptr_array_new_with_free_func(free_cast);
 	ff->protos = g_ptr_array_new_with_free_func(free_named);
 	ff->calls = g_ptr_array_new_with_free_func(free_named);
 	ff->refs = g_ptr_array_new_with_free_func(free_named);
@@ -436,6 +445,7 @@ void facts_free(struct file_facts *ff)
 	g_ptr_array_free(ff->reads, TRUE);
 	g_ptr_array_free(ff->callbacks, TRUE);
 	g_ptr_array_free(ff->casts, TRUE);
+	g_ptr_array_free(ff->icasts, TRUE);
 	g_ptr_array_free(ff->protos, TRUE);
 	g_ptr_array_free(ff->calls, TRUE);
 	g_ptr_array_free(ff->refs, TRUE);

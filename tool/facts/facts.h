@@ -87,6 +87,7 @@ struct file_facts {
 				 * .function */
 	GPtrArray *callbacks;	/* struct f_callback */
 	GPtrArray *casts;	/* struct f_cast */
+	GPtrArray *icasts;	/* struct f_cast, no local: f((T *)data) */
 	GPtrArray *protos;	/* struct f_named */
 	GPtrArray *calls;	/* struct f_named */
 	GPtrArray *refs;	/* struct f_named (positions only) */

@@ -436,6 +436,51 @@ guint counted_uses(struct planner *pl, struct callback *cb)
 	return n;
 }
 
+/*
+ * Every use of the parameter is a cast of it to one struct's pointer in
+ * an expression, foo((struct bar *)data): a local of the container, from
+ * from_timer(), takes the casts' places.
+ */
+static bool inline_casts(struct planner *pl, struct callback *cb)
+{
+	GPtrArray *icasts = cb->def_file->facts->icasts;
+	struct ctype ct = { 0 };
+	const char *type = NULL;
+	guint uses = counted_uses(pl, cb);
+
+	if (!uses || uses != cb->body.param_uses->len)
+		return false;
+	for (guint i = 0; i < uses; i++) {
+		struct fpos at = g_array_index(cb->body.param_uses,
+					       struct fpos, i);
+		const char *found = NULL;
+
+		for (guint k = 0; k < icasts->len && !found; k++) {
+			struct f_cast *c = icasts->pdata[k];
+
+			if (!strcmp(c->callback, cb->name) &&
+			    fpos_eq(c->data_at, at))
+				found = c->type;
+		}
+		if (!found || (type && strcmp(type, found)))
+			return false;
+		type = found;
+	}
+	if (!ctype_parse_in(conv_structs(pl->cv), type, cb->def_file->path,
+			    &ct) || ct.ptr || !ct.tag ||
+	    !g_str_has_prefix(ct.tag, "struct ")) {
+		ctype_clear(&ct);
+		return false;
+	}
+	cb->uses_data = true;
+	cb->icast = true;
+	cb->container = g_strdup(ct.tag);
+	cb->local = local_name(ct.tag, cb->body.idents);
+	g_hash_table_add(cb->body.idents, g_strdup(cb->local));
+	ctype_clear(&ct);
+	return true;
+}
+
 static bool decide_ulong_data(struct planner *pl, struct callback *cb,
 			      struct unit *u, const char *at)
 {
@@ -479,6 +524,8 @@ static bool decide_ulong_data(struct planner *pl, struct callback *cb,
 			return false;
 		}
 	}
+	if (!casts && inline_casts(pl, cb))
+		return decide_data_user(pl, cb, u);
 	if (counted_uses(pl, cb) != 1 || casts != 1 ||
 	    !fpos_eq(g_array_index(cb->body.param_uses, struct fpos, 0),
 		     cast->data_at)) {
@@ -527,6 +574,7 @@ static void forget_data(struct callback *cb)
 	g_clear_pointer(&cb->hop_type, g_free);
 	g_clear_pointer(&cb->field, g_free);
 	cb->cast = NULL;
+	cb->icast = false;
 	cb->uses_data = false;
 }
 

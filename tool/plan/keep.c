@@ -38,7 +38,7 @@ static const char *key_field(const char *key)
 {
 	const char *hash = key ? strrchr(key, '#') : NULL;
 
-	if (!key || key[0] == '?' || g_str_has_prefix(key, "global:") ||
+	if (!key || key[0] == '?' || named_key(key) ||
 	    !hash || !is_ident(hash + 1))
 		return NULL;
 	return hash + 1;
@@ -68,42 +68,6 @@ char *keep_lvalue(const struct unit *u, const char *timer)
 	if (c.segs->len)
 		res = chain_text(&c, u->keep_member);
 	chain_clear(&c);
-	return res;
-}
-
-static bool c_keyword(const char *s)
-{
-	static const char *const words[] = {
-		"do", "if", "for", "int", "auto", "case", "char", "else",
-		"enum", "goto", "long", "void", NULL
-	};
-
-	for (int i = 0; words[i]; i++)
-		if (!strcmp(s, words[i]))
-			return true;
-	return false;
-}
-
-/* struct cisco_state -> "cs": the initials of the tag's words. */
-static char *local_name(const char *tag, GHashTable *taken)
-{
-	const char *name = g_str_has_prefix(tag, "struct ") ?
-			   tag + strlen("struct ") : tag;
-	GString *s = g_string_new(NULL);
-	char *res;
-
-	for (const char *p = name; *p; p++)
-		if ((p == name || p[-1] == '_') && g_ascii_isalpha(*p))
-			g_string_append_c(s, g_ascii_tolower(*p));
-	if (s->len < 2)
-		g_string_append(s, "ctx");
-	res = g_strdup(s->str);
-	for (int i = 2; g_hash_table_contains(taken, res) ||
-			c_keyword(res); i++) {
-		g_free(res);
-		res = g_strdup_printf("%s%d", s->str, i);
-	}
-	g_string_free(s, TRUE);
 	return res;
 }
 

@@ -412,6 +412,8 @@ static const char *callback_kind(const struct callback *cb)
 {
 	if (cb->back_local)
 		return cb->back_member ? "back" : "acc";
+	if (cb->icast)
+		return "icast";
 	if (cb->value)
 		return "value";
 	if (cb->keep_member)
@@ -438,7 +440,8 @@ static void callback_items(struct planner *pl, struct unit *u,
 		json_object_set_string_member(o, "container_of", container_of);
 	}
 	/* kernel style: a blank line after the declarations */
-	if ((cb->pkind == P_POINTER || cb->keep_member) && cb->uses_data)
+	if ((cb->pkind == P_POINTER || cb->keep_member || cb->icast) &&
+	    cb->uses_data)
 		json_object_set_string_member(o, "blank", cb->body.decl_first ?
 					      "no" : "yes");
 	if (cb->back_local) {
@@ -451,6 +454,11 @@ static void callback_items(struct planner *pl, struct unit *u,
 		if (cb->back_member)
 			json_object_set_string_member(o, "member",
 						      cb->back_member);
+		g_free(ct);
+	} else if (cb->icast) {
+		char *ct = g_strdup_printf("%s *", cb->container);
+
+		json_object_set_string_member(o, "ctype", ct);
 		g_free(ct);
 	} else if (cb->value) {
 		json_object_set_string_member(o, "value", cb->value);

@@ -123,6 +123,8 @@ struct callback {
 	enum pkind pkind;
 	bool uses_data;
 	struct f_cast *cast;
+	bool icast;		/* data is only ever f((T *)data): a new
+				 * local of the container takes its place */
 	char *local;		/* the container variable */
 	char *local_type;	/* its type, as written */
 	char *container;	/* the struct it points to */
@@ -192,6 +194,7 @@ bool decide_keep(struct planner *pl, struct callback *cb, struct unit *u,
 char *keep_lvalue(const struct unit *u, const char *timer);
 
 /* value.c */
+bool named_at_file_scope(struct cfile *f, const char *name);
 bool declared_at_file_scope(struct cfile *f, const char *name,
 			    unsigned int line);
 unsigned int timer_declared_at(struct cfile *f, const char *name,
@@ -211,6 +214,9 @@ char *pointee_type(struct conversion *cv, struct cfile *f, const char *func,
  * *unknown: because the tree lacks a struct definition on the way. */
 const char *check_field(struct conversion *cv, const char *file,
 			const char *tag, const char *field, bool *unknown);
+/* A key of a timer named by a variable (no '#field' in it). */
+bool named_key(const char *key);
+char *local_name(const char *tag, GHashTable *taken);
 bool same_timer(const struct tref *a, const struct tref *b);
 
 /* decide.c */

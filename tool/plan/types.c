@@ -182,6 +182,12 @@ const char *check_field(struct conversion *cv, const char *file,
 	return why;
 }
 
+bool named_key(const char *key)
+{
+	return g_str_has_prefix(key, "global:") ||
+	       g_str_has_prefix(key, "local:");
+}
+
 bool same_timer(const struct tref *a, const struct tref *b)
 {
 	const char *ha, *hb;
@@ -195,4 +201,40 @@ bool same_timer(const struct tref *a, const struct tref *b)
 	ha = strchr(a->key, '#');
 	hb = strchr(b->key, '#');
 	return ha && hb && a->file == b->file && !strcmp(ha, hb);
+}
+
+static bool c_keyword(const char *s)
+{
+	static const char *const words[] = {
+		"do", "if", "for", "int", "auto", "case", "char", "else",
+		"enum", "goto", "long", "void", NULL
+	};
+
+	for (int i = 0; words[i]; i++)
+		if (!strcmp(s, words[i]))
+			return true;
+	return false;
+}
+
+/* struct cisco_state -> "cs": the initials of the tag's words. */
+char *local_name(const char *tag, GHashTable *taken)
+{
+	const char *name = g_str_has_prefix(tag, "struct ") ?
+			   tag + strlen("struct ") : tag;
+	GString *s = g_string_new(NULL);
+	char *res;
+
+	for (const char *p = name; *p; p++)
+		if ((p == name || p[-1] == '_') && g_ascii_isalpha(*p))
+			g_string_append_c(s, g_ascii_tolower(*p));
+	if (s->len < 2)
+		g_string_append(s, "ctx");
+	res = g_strdup(s->str);
+	for (int i = 2; g_hash_table_contains(taken, res) ||
+			c_keyword(res); i++) {
+		g_free(res);
+		res = g_strdup_printf("%s%d", s->str, i);
+	}
+	g_string_free(s, TRUE);
+	return res;
 }
