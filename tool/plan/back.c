@@ -47,7 +47,7 @@ static const char *field_of(const char *key)
 {
 	const char *hash = key ? strrchr(key, '#') : NULL;
 
-	if (!key || key[0] == '?' || g_str_has_prefix(key, "global:"))
+	if (!key || key[0] == '?' || named_key(key))
 		return NULL;
 	return hash ? hash + 1 : NULL;
 }

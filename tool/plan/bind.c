@@ -216,6 +216,14 @@ static void tref_init(struct planner *pl, struct tref *r, struct cfile *f,
 	}
 	if (!r->chain_ok)
 		r->key = g_strdup_printf("expr:%s:%s", f->path, timer);
+	/* a function's own timer (a local, or a parameter pointing at one)
+	 * is not another function's of the same name; a name the file
+	 * also declares outside functions stays one (it may be either) */
+	else if (!r->chain.segs->len && func && *func &&
+		 timer_declared_in_function(f, at, r->chain.base) &&
+		 !named_at_file_scope(f, r->chain.base))
+		r->key = g_strdup_printf("local:%s:%s:%s", f->path, func,
+					 r->chain.base);
 	else
 		r->key = timer_key(pl->cv, f, func, &r->chain, &r->container);
 }

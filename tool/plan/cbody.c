@@ -181,6 +181,50 @@ GHashTable *enclosing_params(struct cfile *f, struct fpos at)
 	return names;
 }
 
+/*
+ * Does the function around `at` declare `struct timer_list [*...]name`,
+ * as a parameter or a local, one declarator or the first of several?
+ */
+bool timer_declared_in_function(struct cfile *f, struct fpos at,
+				const char *name)
+{
+	size_t n, len = strlen(name);
+	const struct token *t = cfile_tokens(f, &n);
+	size_t i = token_at(t, n, at), head = 0, body = n, end = n;
+	int depth = 0;
+
+	if (i >= n)
+		return false;
+	/* the outermost braces around `at`, and where their header starts */
+	for (size_t k = 0; k < i; k++) {
+		if (t[k].flags & TF_PP)
+			continue;
+		if (tok_punct(&t[k], '{') && depth++ == 0)
+			body = k;
+		else if (tok_punct(&t[k], '}') && depth > 0 && --depth == 0)
+			head = k + 1;
+		else if (!depth && tok_punct(&t[k], ';'))
+			head = k + 1;
+	}
+	if (!depth || body >= n)
+		return false;
+	end = tok_match_close(t, n, body);
+	for (size_t k = head; k + 1 < end && k + 1 < n; k++) {
+		size_t p = k + 1;
+
+		if (!TOK_IS(&t[k], "timer_list") || (t[k].flags & TF_PP))
+			continue;
+		while (p < n && tok_punct(&t[p], '*'))
+			p++;
+		if (p + 1 < n && tok_is(&t[p], name, len) &&
+		    (tok_punct(&t[p + 1], ';') || tok_punct(&t[p + 1], '=') ||
+		     tok_punct(&t[p + 1], ',') || tok_punct(&t[p + 1], ')') ||
+		     tok_punct(&t[p + 1], '[')))
+			return true;
+	}
+	return false;
+}
+
 char *local_alias(struct cfile *f, struct fpos at, const char *name)
 {
 	size_t n;

@@ -28,6 +28,11 @@ bool cbody_analyse(struct cfile *f, struct fpos at, const char *param,
 		   const char *local, struct fpos local_at, struct cbody *out);
 void cbody_clear(struct cbody *b);
 
+/* Does the function around `at` declare `struct timer_list [*]name` (a
+ * parameter or a local)? */
+bool timer_declared_in_function(struct cfile *f, struct fpos at,
+				const char *name);
+
 /*
  * The timer a local `struct timer_list *name = &x->t;` stands for, when
  * the function enclosing `at` never changes it: "& x -> t", or NULL.

@@ -47,6 +47,40 @@ bool declared_at_file_scope(struct cfile *f, const char *name,
 	return false;
 }
 
+/* Is name a file-scope name of f (a variable, function or #define: not
+ * only a parameter of some function)? */
+bool named_at_file_scope(struct cfile *f, const char *name)
+{
+	size_t n, len = strlen(name);
+	const struct token *t = cfile_tokens(f, &n);
+	int depth = 0, paren = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		if (t[i].flags & TF_PP) {
+			if (t[i].pp == PP_DEFINE && i > 0 &&
+			    (t[i - 1].flags & TF_PP) &&
+			    !(t[i].flags & TF_DEFINE_BODY) &&
+			    tok_is(&t[i], name, len) &&
+			    TOK_IS(&t[i - 1], "define"))
+				return true;
+			continue;
+		}
+		if (tok_punct(&t[i], '{'))
+			depth++;
+		else if (tok_punct(&t[i], '}') && depth > 0)
+			depth--;
+		else if (!depth && tok_punct(&t[i], '('))
+			paren++;
+		else if (!depth && tok_punct(&t[i], ')') && paren > 0)
+			paren--;
+		else if (!depth && !paren && tok_is(&t[i], name, len) &&
+			 (i == 0 || !(tok_punct(&t[i - 1], '.') ||
+				      TOK_IS(&t[i - 1], "->"))))
+			return true;
+	}
+	return false;
+}
+
 /*
  * `struct timer_list name;` (or `= ...;`, or DEFINE_TIMER(name, ...)) at
  * file scope: the line the declaration ends on, or 0.  *alone tells
