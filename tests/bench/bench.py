@@ -253,13 +253,27 @@ def blobs(tree, specs):
     return res
 
 
+TIMER_PARAM = re.compile(r"(structtimer_list\*)\w+\)")
+FROM_TIMER = re.compile(r"\b(from_timer|timer_container_of)\((\w+),\w+,")
+
+
+def names_aside(text):
+    """The text without whitespace, with a timer callback's parameter
+    called T where it is declared and handed to from_timer(): what is
+    left when its name (t, timer, tlp ...: the reversal to the old API
+    lost it) is set aside."""
+    flat = re.sub(rb"\s+", b"", text).decode("latin-1")
+    flat = TIMER_PARAM.sub(r"\1T)", flat)
+    return FROM_TIMER.sub(r"\1(\2,T,", flat)
+
+
 def restored(tree, diff, work, base="HEAD~1"):
     files = git(tree, "diff", "--name-only", base, "HEAD").split()
     tree_id, failed = apply_to_tree(tree, diff, work)
     touched = set(git(tree, "diff", "--name-only", "HEAD", tree_id).split())
     shipped = blobs(tree, ["%s:%s" % (base, f) for f in files])
     ours = blobs(tree, ["%s:%s" % (tree_id, f) for f in files])
-    same, differs, untouched = [], [], []
+    same, differs, untouched, named = [], [], [], []
     for f, a, b in zip(files, shipped, ours):
         if f not in touched:
             untouched.append(f)
@@ -267,10 +281,14 @@ def restored(tree, diff, work, base="HEAD~1"):
             same.append(f)
         else:
             differs.append(f)
+            if a is not None and b is not None and \
+                    names_aside(a) == names_aside(b):
+                named.append(f)
     return {
         "files": len(files), "restored": len(same),
         "fraction": round(len(same) / len(files), 4) if files else None,
         "changed_but_differs": len(differs),
+        "differ_only_in_param_names": len(named),
         "left_untouched": len(untouched),
         "changed_outside_workload": len(touched - set(files)),
         "diff_failed_to_apply": failed,
@@ -755,6 +773,10 @@ def main():
                       r["restored"], r["files"], 100 * r["fraction"],
                       r["changed_but_differs"], r["left_untouched"],
                       r["changed_outside_workload"]))
+            if "differ_only_in_param_names" in r:
+                print("  of those that differ, %d only in the callbacks' "
+                      "parameter names and line breaks"
+                      % r["differ_only_in_param_names"])
     c = (res["workload"].get("convert") or {}).get("timerconv")
     if c and c.get("refusals"):
         print("\nworkload: sites convert left alone, by reason:")
