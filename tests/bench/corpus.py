@@ -14,7 +14,7 @@ default first, then --keep-data (--mode runs one alone).  For each, under
 a header line (== default ==, == --keep-data ==), this prints the
 old-API sites found, converted, refused by reason (most frequent first),
 files changed, spatch time-outs and failures, wall time and peak RSS.
-Then it lints that mode's output:
+Then it lints that mode's output (what #if 0 hides aside):
 
   - a converted callback keeps no old prototype and no old-API setup;
   - from_timer()'s field is the field of every timer_setup() and
@@ -95,6 +95,34 @@ def read(path):
     return path.read_bytes().decode("latin-1")
 
 
+COND = re.compile(r"^\s*#\s*(if|ifdef|ifndef|elif|else|endif)\b(.*)")
+LITERAL = re.compile(r"^\s*([01])\s*(?:/[/*].*)?$")
+
+
+def live_text(text):
+    """text with the lines under #if 0 (and #else of #if 1) blanked, line
+    numbers kept: timerconv leaves dead code as it was ("dead code
+    (#if 0)"), and what the compiler never sees is not the lint's."""
+    out, stack = [], []     # per open #if: [dead now, literal value]
+    for line in text.split("\n"):
+        m = COND.match(line)
+        kw = m.group(1) if m else None
+        frames = stack[:-1] if kw in ("elif", "else", "endif") else stack
+        out.append("" if any(f[0] for f in frames) else line)
+        if kw == "if":
+            lit = LITERAL.match(m.group(2))
+            value = int(lit.group(1)) if lit else None
+            stack.append([value == 0, value])
+        elif kw in ("ifdef", "ifndef"):
+            stack.append([False, None])
+        elif kw in ("elif", "else") and stack:
+            # after #if 1 nothing else is compiled; after #if 0 it may be
+            stack[-1][0] = stack[-1][1] == 1
+        elif kw == "endif" and stack:
+            stack.pop()
+    return "\n".join(out)
+
+
 def split_args(text, open_at):
     """The arguments of the call whose '(' is at text[open_at]."""
     depth, args, start = 0, [], open_at + 1
@@ -157,7 +185,8 @@ def own_static_old(text, name):
 
 def lint(tree, report):
     errors = []
-    files = {p: read(p) for p in tree.rglob("*") if p.suffix in (".c", ".h")}
+    files = {p: live_text(read(p)) for p in tree.rglob("*")
+             if p.suffix in (".c", ".h")}
     converted = set()
     for unit in report["units"]:
         if unit.get("outcome") == "converted":
