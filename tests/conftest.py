@@ -11,6 +11,8 @@ from pathlib import Path
 
 import pytest
 
+import oldkbuild
+
 ROOT = Path(__file__).resolve().parent.parent
 # make test runs the suite on the sanitized build (make SANITIZE=1).
 TIMERCONV = Path(os.environ.get("TIMERCONV_BIN",
@@ -118,24 +120,16 @@ def no_sanitizer_report():
 
 
 # ---- real old kbuild trees (../shared/kbuild, read at run time) ----
+# (tests/oldkbuild.py, which make corpus uses too)
 
-SHARED = ROOT.parent / "shared"
-OLD_KBUILDS = {
-    # version: (tarball, defconfig target, options to turn off, make vars)
-    "4.14": ("linux-4.14-kbuild.tar.xz", "defconfig",
-             ["-d", "UNWINDER_ORC", "-e", "UNWINDER_FRAME_POINTER",
-              "-d", "STACK_VALIDATION", "-d", "RETPOLINE"], []),
-    "4.9": ("linux-4.9-kbuild.tar.xz", "x86_64_defconfig",
-            ["-d", "STACK_VALIDATION", "-d", "RETPOLINE"],
-            ["HOSTCFLAGS=-fcommon"]),
-}
-KBUILD_PACKAGES = ("flex", "bison", "bc", "make")
+old_kbuild_config = oldkbuild.config
+old_kbuild_make_vars = oldkbuild.make_vars
 
 
 def old_kbuild_tarball(version):
     """The tarball of a trimmed real old kernel tree, or skip the test
     when this checkout has no ../shared beside it."""
-    tar = SHARED / "kbuild" / OLD_KBUILDS[version][0]
+    tar = oldkbuild.tarball(version)
     if not tar.exists():
         pytest.skip("%s is not here (../shared/kbuild)" % tar)
     return tar
@@ -151,34 +145,6 @@ def old_kbuild_sources(tmp_path_factory):
         if version not in cache:
             tar = old_kbuild_tarball(version)
             dest = tmp_path_factory.mktemp("kbuild-" + version)
-            subprocess.run(["tar", "-xJf", str(tar), "-C", str(dest)],
-                           check=True)
-            (top,) = [p for p in dest.iterdir() if p.is_dir()]
-            git("init", "-q", cwd=top)
-            git("add", "-A", cwd=top)
-            git("-c", "user.name=Tree Owner",
-                "-c", "user.email=owner@example.org",
-                "commit", "-q", "-m", "base", cwd=top)
-            cache[version] = top
+            cache[version] = oldkbuild.extract(tar, dest)
         return cache[version]
     return get
-
-
-def old_kbuild_config(src, version, out):
-    """Write the config old_kbuild_prepare() uses, as a file of its own
-    (for --config FILE): defconfig less what an old tree cannot build
-    with today's compiler."""
-    _, target, opts, make_vars = OLD_KBUILDS[version]
-    with tempfile.TemporaryDirectory() as o:
-        subprocess.run(["make", "-s", "O=" + o, *make_vars, target],
-                       cwd=src, check=True, capture_output=True)
-        subprocess.run([str(Path(src) / "scripts" / "config"), "--file",
-                        o + "/.config", *opts], check=True)
-        subprocess.run(["make", "-s", "O=" + o, *make_vars, "olddefconfig"],
-                       cwd=src, check=True, capture_output=True)
-        shutil.copyfile(o + "/.config", out)
-    return out
-
-
-def old_kbuild_make_vars(version):
-    return list(OLD_KBUILDS[version][3])

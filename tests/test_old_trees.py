@@ -12,8 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from conftest import (old_kbuild_config, old_kbuild_make_vars, read_report,
-                      timerconv)
+import oldkbuild
+from conftest import read_report, timerconv
 
 # version: (options, files that must have changed at least, the level
 # the tree's own timer.h gives)
@@ -30,17 +30,6 @@ def git_changed(tree):
     return sorted(line[3:] for line in out.splitlines())
 
 
-def build_objects(src, out, version, objects):
-    """Compile each object with kbuild (-k: all of them); the set that
-    built.  Objects are removed first so that each is really compiled."""
-    for o in objects:
-        (out / o).unlink(missing_ok=True)
-    subprocess.run(["make", "-k", "-j2", "O=%s" % out,
-                    *old_kbuild_make_vars(version), *objects], cwd=src,
-                   capture_output=True, text=True)
-    return {o for o in objects if (out / o).exists()}
-
-
 @pytest.fixture(scope="module")
 def prepared(old_kbuild_sources, tmp_path_factory):
     """version -> (pristine tree, prepared build directory)."""
@@ -51,11 +40,7 @@ def prepared(old_kbuild_sources, tmp_path_factory):
             return cache[version]
         src = old_kbuild_sources(version)
         out = tmp_path_factory.mktemp("o-" + version)
-        old_kbuild_config(src, version, out / ".config")
-        proc = subprocess.run(["make", "O=%s" % out,
-                               *old_kbuild_make_vars(version),
-                               "olddefconfig", "prepare"],
-                              cwd=src, capture_output=True, text=True)
+        proc = oldkbuild.prepare(src, version, out)
         assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr
         cache[version] = (src, out)
         return cache[version]
@@ -81,9 +66,9 @@ def test_nothing_that_built_stops_building(version, prepared, tmp_path):
         (tree / "include" / "linux" / "timer.h").resolve()
     assert r["summary"]["converted"] > 0
     objects = [c[:-2] + ".o" for c in changed if c.endswith(".c")]
-    before = build_objects(src, out, version, objects)
+    before = oldkbuild.build_objects(src, out, version, objects)
     assert before, "the config builds none of the changed files"
     # the same build directory, now reading the converted tree
-    after = build_objects(tree, out, version, objects)
+    after = oldkbuild.build_objects(tree, out, version, objects)
     broken = sorted(before - after)
     assert not broken, broken
