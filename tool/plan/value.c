@@ -17,13 +17,16 @@
 #include "planner.h"
 #include "util.h"
 
-/* Is name declared at file scope (or #defined) in f above `line`? */
-bool declared_at_file_scope(struct cfile *f, const char *name,
-			    unsigned int line)
+/*
+ * Is name at file scope (or #defined) in f above `line`?  With `params`,
+ * a parameter name in a function's header counts too.
+ */
+static bool at_file_scope(struct cfile *f, const char *name,
+			  unsigned int line, bool params)
 {
 	size_t n, len = strlen(name);
 	const struct token *t = cfile_tokens(f, &n);
-	int depth = 0;
+	int depth = 0, paren = 0;
 
 	for (size_t i = 0; i < n && t[i].line < line; i++) {
 		if (t[i].flags & TF_PP) {
@@ -39,39 +42,10 @@ bool declared_at_file_scope(struct cfile *f, const char *name,
 			depth++;
 		else if (tok_punct(&t[i], '}') && depth > 0)
 			depth--;
-		else if (!depth && tok_is(&t[i], name, len) &&
-			 (i == 0 || !(tok_punct(&t[i - 1], '.') ||
-				      TOK_IS(&t[i - 1], "->"))))
-			return true;
-	}
-	return false;
-}
-
-/* Is name a file-scope name of f (a variable, function or #define: not
- * only a parameter of some function)? */
-bool named_at_file_scope(struct cfile *f, const char *name)
-{
-	size_t n, len = strlen(name);
-	const struct token *t = cfile_tokens(f, &n);
-	int depth = 0, paren = 0;
-
-	for (size_t i = 0; i < n; i++) {
-		if (t[i].flags & TF_PP) {
-			if (t[i].pp == PP_DEFINE && i > 0 &&
-			    (t[i - 1].flags & TF_PP) &&
-			    !(t[i].flags & TF_DEFINE_BODY) &&
-			    tok_is(&t[i], name, len) &&
-			    TOK_IS(&t[i - 1], "define"))
-				return true;
-			continue;
-		}
-		if (tok_punct(&t[i], '{'))
-			depth++;
-		else if (tok_punct(&t[i], '}') && depth > 0)
-			depth--;
-		else if (!depth && tok_punct(&t[i], '('))
+		else if (!depth && !params && tok_punct(&t[i], '('))
 			paren++;
-		else if (!depth && tok_punct(&t[i], ')') && paren > 0)
+		else if (!depth && !params && tok_punct(&t[i], ')') &&
+			 paren > 0)
 			paren--;
 		else if (!depth && !paren && tok_is(&t[i], name, len) &&
 			 (i == 0 || !(tok_punct(&t[i - 1], '.') ||
@@ -79,6 +53,20 @@ bool named_at_file_scope(struct cfile *f, const char *name)
 			return true;
 	}
 	return false;
+}
+
+/* Is name declared at file scope (or #defined) in f above `line`? */
+bool declared_at_file_scope(struct cfile *f, const char *name,
+			    unsigned int line)
+{
+	return at_file_scope(f, name, line, true);
+}
+
+/* Is name a file-scope name of f (a variable, function or #define: not
+ * only a parameter of some function)? */
+bool named_at_file_scope(struct cfile *f, const char *name)
+{
+	return at_file_scope(f, name, G_MAXUINT, false);
 }
 
 /*
