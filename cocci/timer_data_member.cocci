@@ -114,23 +114,24 @@ px << static_x.px;
 
 timerconv.done("statics", tx)
 
-// Declared among other timers: the static goes after the declaration.
+// Declared among other timers: the static goes after the declaration,
+// found by where it ends (a declaration's text, with the comments in it,
+// may hold bytes Python cannot decode).
 @static_m depends on patch@
-declaration d : script:python () { timerconv.kept_among(d) is not None };
-position pm;
+declaration d;
+position pm : script:python () { timerconv.kept_among(pm) is not None };
 @@
 
 d@pm
 
 @script:python static_mm depends on patch@
-d << static_m.d;
 pm << static_m.pm;
 tx;
 decl;
 @@
 
-x = timerconv.kept_among(d)
-if pm[0].current_element != "something_else" or x is None:
+x = timerconv.kept_among(pm)
+if x is None:
 	cocci.include_match(False)
 else:
 	coccinelle.tx = cocci.make_ident(x)

@@ -162,34 +162,15 @@ def keeps_beside(name):
     return name in _file_plan().get("statics", {})
 
 
-def _declarators(decl):
-    """The names a `struct timer_list a, b = ..., c;` declaration declares
-    as timers (a pointer or array declarator gives None), or []."""
-    m = re.match(r"\s*(?:static\s+)?struct\s+timer_list\s+(.*);\s*$",
-                 decl, re.S)
-    if not m:
-        return []
-    names, depth, start, text = [], 0, 0, m.group(1) + ","
-    for i, c in enumerate(text):
-        if c in "([{":
-            depth += 1
-        elif c in ")]}":
-            depth -= 1
-        elif c == "," and depth == 0:
-            one = text[start:i].split("=", 1)[0].strip()
-            names.append(one if re.fullmatch(r"[A-Za-z_]\w*", one) else None)
-            start = i + 1
-    return names
-
-
-def kept_among(decl):
-    """The timer among several of a file-scope declaration that the plan
-    puts a static beside, or None.  (A timer declared alone is the other
-    rule's.)"""
-    names = _declarators(decl)
-    if len(names) < 2:
+def kept_among(p):
+    """The timer whose static the plan puts after the file-scope
+    declaration at p, one of several timers it declares, or None.  (A
+    timer declared alone is the other rule's.)"""
+    if p[0].current_element != "something_else":
         return None
-    kept = [n for n in names if n and keeps_beside(n)]
+    end = int(p[0].line_end)
+    kept = [n for n, e in _file_plan().get("statics", {}).items()
+            if e.get("among") == end]
     return kept[0] if len(kept) == 1 else None
 
 

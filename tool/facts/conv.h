@@ -114,6 +114,9 @@ struct unit {
 	 * value its initialiser gave .data ("0" when none) */
 	char *keep_global;
 	char *keep_init;
+	/* declared with other timers: the line its declaration ends on
+	 * (0: declared alone) */
+	unsigned int keep_among;
 };
 
 struct verify;

@@ -226,6 +226,7 @@ static bool decide_keep_global(struct planner *pl, struct callback *cb,
 		u->keep_global = g_strdup(name);
 		u->keep_init = expr_compact(init);
 		u->keep_file = f;
+		u->keep_among = alone ? 0 : line;
 		u->kept = g_strdup_printf("static %s", member);
 	}
 	g_free(member);

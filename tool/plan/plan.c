@@ -388,6 +388,7 @@ static void read_items(struct unit *u, struct dread *r)
  * or the static beside a file-scope timer. */
 static void member_item(struct unit *u)
 {
+	JsonObject *o;
 	char *decl;
 
 	if (!u->keep_global) {
@@ -402,9 +403,13 @@ static void member_item(struct unit *u)
 	decl = strcmp(u->keep_init, "0") ?
 	       g_strdup_printf("%s = %s", u->keep_member, u->keep_init) :
 	       g_strdup(u->keep_member);
+	o = obj_str("decl", decl, NULL, NULL);
+	/* declared with others: the patch finds the declaration by the
+	 * line it ends on (its text may hold any bytes) */
+	if (u->keep_among)
+		json_object_set_int_member(o, "among", u->keep_among);
 	item(u, u->keep_file, "statics", plan_key(u->keep_global, NULL),
-	     (struct fpos){ 0, 0 }, obj_str("decl", decl, NULL, NULL),
-	     "static variable", NULL);
+	     (struct fpos){ 0, 0 }, o, "static variable", NULL);
 	g_free(decl);
 }
 
