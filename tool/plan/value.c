@@ -163,6 +163,86 @@ static bool constant_value(const char *bare, char **name)
  * Every data source of cb's timers gives the same constant, one the
  * callback's file declares above it: the callback uses it.
  */
+static size_t token_index(const struct token *t, size_t n, struct fpos at)
+{
+	for (size_t i = 0; i < n; i++)
+		if (t[i].line == at.line && t[i].col == at.col)
+			return i;
+	return n;
+}
+
+/*
+ * Does the statement at `a` run, whenever the one at `b` does, just
+ * before it?  Both in one block, `a` a statement of its own (not the body
+ * of a braceless if or else), nothing between them that branches, loops,
+ * labels or is a preprocessor line; with `no_calls`, no call after the
+ * statement at `a` either.
+ */
+static bool runs_just_before(struct cfile *f, struct fpos a, struct fpos b,
+			     bool no_calls)
+{
+	static const char *const stops[] = {
+		"if", "else", "for", "while", "do", "switch", "case",
+		"default", "goto", "return", "break", "continue", NULL
+	};
+	size_t n;
+	const struct token *t = cfile_tokens(f, &n);
+	size_t ia = token_index(t, n, a), ib = token_index(t, n, b);
+
+	if (ia == 0 || ia >= ib || ib >= n)
+		return false;
+	if (!tok_punct(&t[ia - 1], ';') && !tok_punct(&t[ia - 1], '{') &&
+	    !tok_punct(&t[ia - 1], '}'))
+		return false;
+	for (size_t k = ia, ends = 0; k < ib; k++) {
+		if ((t[k].flags & TF_PP) || tok_punct(&t[k], '{') ||
+		    tok_punct(&t[k], '}') || tok_punct(&t[k], ':') ||
+		    tok_punct(&t[k], '?') || tok_in(&t[k], stops))
+			return false;
+		if (no_calls && ends && tok_punct(&t[k], '('))
+			return false;
+		ends += tok_punct(&t[k], ';');
+	}
+	return true;
+}
+
+/*
+ * DEFINE_TIMER(t, NULL, 0, 0)'s data reaches no callback when every way
+ * cb becomes t's callback is a .function line with a .data line of t
+ * just before it, or just after it with no call between them (nothing
+ * can arm t there): the define's data is then never what the callback
+ * gets.
+ */
+static bool define_data_unseen(struct planner *pl, struct callback *cb,
+			       const struct dsrc *def)
+{
+	if (!def->setup || def->setup->kind != FS_DEFINE ||
+	    g_strcmp0(def->setup->fn, "NULL"))
+		return false;
+	for (guint i = 0; i < cb->bindings->len; i++) {
+		struct binding *b = cb->bindings->pdata[i];
+		bool set = false;
+
+		if (!same_timer(&b->timer, &def->timer))
+			continue;
+		if (b->kind != B_FUNCTION || !b->assign)
+			return false;
+		for (guint k = 0; k < pl->dsrcs->len && !set; k++) {
+			struct dsrc *d = pl->dsrcs->pdata[k];
+
+			set = d != def && d->assign && d->file == b->file &&
+			      same_timer(&b->timer, &d->timer) &&
+			      (runs_just_before(b->file, d->assign->at,
+						b->assign->at, false) ||
+			       runs_just_before(b->file, b->assign->at,
+						d->assign->at, true));
+		}
+		if (!set)
+			return false;
+	}
+	return true;
+}
+
 bool decide_const(struct planner *pl, struct callback *cb, struct unit *u)
 {
 	const char *value = NULL;
@@ -182,7 +262,8 @@ bool decide_const(struct planner *pl, struct callback *cb, struct unit *u)
 			char *bare;
 
 			if (!same_timer(&b->timer, &d->timer) ||
-			    (passthrough(cb, d) && on_own_timer(cb, d)))
+			    (passthrough(cb, d) && on_own_timer(cb, d)) ||
+			    define_data_unseen(pl, cb, d))
 				continue;
 			any = true;
 			bare = d->value ? strip_casts(d->value) : NULL;
