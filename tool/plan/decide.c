@@ -579,11 +579,38 @@ static void forget_data(struct callback *cb)
 }
 
 /*
+ * A .data write through a bare timer pointer (`timer->data = v` in a
+ * helper taking `struct timer_list *timer`) in one of the unit's files,
+ * on no timer of cb's: it may be one of them, and a callback that uses
+ * its data would no longer get what it wrote.  The write, or NULL.
+ */
+const struct dsrc *pointer_data_write(struct planner *pl,
+				      struct callback *cb, struct unit *u)
+{
+	for (guint k = 0; k < pl->dsrcs->len; k++) {
+		const struct dsrc *d = pl->dsrcs->pdata[k];
+		bool ours = false;
+
+		if (!d->timer.chain_ok || d->timer.chain.addr ||
+		    d->timer.chain.segs->len ||
+		    !g_hash_table_contains(u->files, d->file))
+			continue;
+		for (guint i = 0; i < cb->bindings->len && !ours; i++)
+			ours = same_timer(&((struct binding *)
+					    cb->bindings->pdata[i])->timer,
+					  &d->timer);
+		if (!ours)
+			return d;
+	}
+	return NULL;
+}
+
+/*
  * A callback taking unsigned long: as it is, or, where its data cannot be
  * recovered from the timer and --keep-data is given, with the data kept
  * in a member beside the timer.  When both fail, the reason says both.
  */
-static bool decide_ulong(struct planner *pl, struct callback *cb,
+static bool decide_ulong_ways(struct planner *pl, struct callback *cb,
 			 struct unit *u, const char *at)
 {
 	char *reason, *where_was;
@@ -618,6 +645,26 @@ static bool decide_ulong(struct planner *pl, struct callback *cb,
 				g_strdup(reason);
 	g_free(reason);
 	g_free(where_was);
+	return false;
+}
+
+/* ... and nothing out of sight writes the data it now finds elsewhere. */
+static bool decide_ulong(struct planner *pl, struct callback *cb,
+			 struct unit *u, const char *at)
+{
+	const struct dsrc *d;
+	char *w;
+
+	if (!decide_ulong_ways(pl, cb, u, at))
+		return false;
+	d = cb->uses_data ? pointer_data_write(pl, cb, u) : NULL;
+	if (!d)
+		return true;
+	w = where(d->file, d->line);
+	unit_refuse(u, at, "a timer's .data is set through a pointer at %s: which timer, cannot be told",
+		    w);
+	g_free(w);
+	forget_data(cb);
 	return false;
 }
 

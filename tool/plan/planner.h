@@ -216,6 +216,8 @@ const char *check_field(struct conversion *cv, const char *file,
 			const char *tag, const char *field, bool *unknown);
 /* A key of a timer named by a variable (no '#field' in it). */
 bool named_key(const char *key);
+const struct dsrc *pointer_data_write(struct planner *pl,
+				      struct callback *cb, struct unit *u);
 char *local_name(const char *tag, GHashTable *taken);
 bool same_timer(const struct tref *a, const struct tref *b);
 
