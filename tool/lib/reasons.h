@@ -108,6 +108,8 @@
 	"the timer's .function is read at %s, and timer_setup() in place of its init_timer() would set it before the old code did"
 #define REASON_DATA_READ_AT \
 	"the timer's .data is read at %s: after timer_setup() it no longer holds what the old code put there"
+#define REASON_DATA_READ_THROUGH_POINTER \
+	"a timer's .data is read through a pointer at %s: which timer, cannot be told"
 
 /* plan/decide.c: the callback's definition and body */
 #define REASON_POINTER_CALLBACK_HOP "%s() takes %s but its timer is in %s->%s"

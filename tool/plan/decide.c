@@ -916,6 +916,46 @@ bool decide_read(struct dread *r, struct unit *u)
 	return false;
 }
 
+/*
+ * A read of .data through a bare timer pointer (`timer->data` in a helper
+ * taking `struct timer_list *timer`) in one of the unit's files, on no
+ * timer of the unit's: it may read one of them, and would no longer see
+ * what the old code put there.
+ */
+bool decide_pointer_reads(struct planner *pl, struct unit *u)
+{
+	for (guint k = 0; k < pl->reads->len; k++) {
+		struct dread *r = pl->reads->pdata[k];
+		bool ours = g_ptr_array_find(u->reads, r, NULL);
+		char *at;
+
+		if (r->function || !r->timer.chain_ok || r->timer.chain.addr ||
+		    r->timer.chain.segs->len ||
+		    !g_hash_table_contains(u->files, r->file))
+			continue;
+		for (guint i = 0; i < u->callbacks->len && !ours; i++) {
+			struct callback *cb = u->callbacks->pdata[i];
+
+			for (guint j = 0; j < cb->bindings->len && !ours; j++)
+				ours = same_timer(&((struct binding *)
+					cb->bindings->pdata[j])->timer,
+					&r->timer);
+		}
+		for (guint i = 0; i < u->lone->len && !ours; i++)
+			ours = same_timer(&((struct binding *)
+					    u->lone->pdata[i])->timer,
+					  &r->timer);
+		if (ours)
+			continue;
+		at = where(r->file, r->line);
+		unit_refuse(u, at, "a timer's .data is read through a pointer at %s: which timer, cannot be told",
+			    at);
+		g_free(at);
+		return false;
+	}
+	return true;
+}
+
 /* ---- direct calls ---- */
 
 /*

@@ -558,6 +558,8 @@ static void decide_unit(struct planner *pl, struct unit *u)
 		decide_lone_init(pl, u->lone->pdata[i], u);
 	for (guint i = 0; i < u->reads->len && !u->reason; i++)
 		decide_read(u->reads->pdata[i], u);
+	if (!u->reason)
+		decide_pointer_reads(pl, u);
 	for (guint i = 0; i < u->dsrcs->len && !u->reason; i++)
 		decide_dsrc(pl, u->dsrcs->pdata[i], u);
 	if (u->reason)

@@ -237,6 +237,7 @@ bool decide_back(struct planner *pl, struct callback *cb, struct unit *u,
 /* t.data = data in cb itself, on cb's own timer: the data passed on. */
 bool passthrough(const struct callback *cb, const struct dsrc *d);
 bool on_own_timer(const struct callback *cb, const struct dsrc *d);
+bool decide_pointer_reads(struct planner *pl, struct unit *u);
 bool decide_read(struct dread *r, struct unit *u);
 char *call_arg(struct planner *pl, struct callback *cb, struct cref *r,
 	       struct unit *u);
