@@ -67,24 +67,28 @@ timerconv.done("members", tg, fl)
 @static_p depends on patch@
 identifier X : script:python () { timerconv.keeps_beside(X) };
 declarer name DEFINE_TIMER;
+position pp;
 @@
 
 (
-struct timer_list X;
+struct timer_list X@pp;
 |
-struct timer_list X = ...;
+struct timer_list X@pp = ...;
 |
-DEFINE_TIMER(X, ...);
+DEFINE_TIMER(X@pp, ...);
 )
 
 @script:python static_mk depends on patch@
 x << static_p.X;
+pp << static_p.pp;
 tx;
 decl;
 @@
 
 e = timerconv.planned("statics", x)
-if e is None:
+# a function's own timer of the same name is not the file's (at file
+# scope, spatch names the declaration as the element)
+if e is None or pp[0].current_element not in (x, "something_else"):
 	cocci.include_match(False)
 else:
 	coccinelle.tx = cocci.make_ident(x)
@@ -93,17 +97,17 @@ else:
 @static_x depends on patch@
 identifier static_mk.tx, static_mk.decl;
 declarer name DEFINE_TIMER;
-position px;
+position static_p.pp, px;
 @@
 
 (
-struct timer_list tx@px;
+struct timer_list tx@pp@px;
 + static unsigned long decl;
 |
-struct timer_list tx@px = ...;
+struct timer_list tx@pp@px = ...;
 + static unsigned long decl;
 |
-DEFINE_TIMER(tx@px, ...);
+DEFINE_TIMER(tx@pp@px, ...);
 + static unsigned long decl;
 )
 

@@ -135,3 +135,59 @@ def test_the_file_scope_timer_alone_converts(tmp_path):
     src, sites = convert(tmp_path, alone)
     assert sites and all(s["outcome"] == "converted" for s in sites), sites
     assert "unsigned long data = PANEL_FULL;" in src.read_text()
+
+
+# A function's own timer with the name of the file's: C gives the function
+# its own, so its init_timer_on_stack() is not the file's timer's, and
+# --keep-data's static goes beside the file's declaration only.
+SHADOWING_LOCAL = """\
+#include <linux/kernel.h>
+#include <linux/timer.h>
+
+static struct timer_list blink;
+
+static void blink_fn(unsigned long rate)
+{
+	mod_timer(&blink, jiffies + rate);
+}
+
+void blink_selftest(void)
+{
+	struct timer_list blink;
+
+	init_timer_on_stack(&blink);
+	destroy_timer_on_stack(&blink);
+}
+
+void blink_start(void)
+{
+	setup_timer(&blink, blink_fn, HZ);
+	mod_timer(&blink, jiffies + 1);
+}
+
+void blink_faster(void)
+{
+	blink.data = HZ / 4;
+}
+"""
+
+
+def test_a_local_timer_with_the_files_name_is_the_functions_own(tmp_path):
+    tree = tmp_path / "tree"
+    src = tree / "kernel" / "case.c"
+    src.parent.mkdir(parents=True)
+    src.write_text(SHADOWING_LOCAL)
+    report = tmp_path / "report.json"
+    timerconv("convert", "-C", tree, "--in-place", "--keep-data",
+              "--report", report, check=0)
+    text = src.read_text()
+    assert text.count("static unsigned long blink_data;") == 1
+    assert "static struct timer_list blink;\n" \
+           "static unsigned long blink_data;\n" in text
+    assert "\tstruct timer_list blink;\n\n\tinit_timer_on_stack(&blink);" \
+        in text
+    assert "timer_setup(&blink, blink_fn, 0);\n\tblink_data = HZ;" in text
+    sites = read_report(report)["sites"]
+    lone = [s for s in sites if s["line"] == 15]
+    assert lone and lone[0]["outcome"] == "refused", sites
+    assert compile_c(src, "v4.14").returncode == 0

@@ -200,6 +200,18 @@ struct callback *callback_get(struct planner *pl, struct cfile *f,
  * The timer an expression names: its key, with a local alias resolved
  * (struct timer_list *timer = &ch->retry_timer; init_timer(timer);).
  */
+static bool local_timer(struct cfile *f, struct fpos at, const char *name)
+{
+	switch (timer_declared_in_function(f, at, name)) {
+	case TD_OWN:
+		return true;
+	case TD_OTHER:
+		return !named_at_file_scope(f, name);
+	default:
+		return false;
+	}
+}
+
 static void tref_init(struct planner *pl, struct tref *r, struct cfile *f,
 		      const char *timer, const char *func, struct fpos at)
 {
@@ -217,11 +229,11 @@ static void tref_init(struct planner *pl, struct tref *r, struct cfile *f,
 	if (!r->chain_ok)
 		r->key = g_strdup_printf("expr:%s:%s", f->path, timer);
 	/* a function's own timer (a local, or a parameter pointing at one)
-	 * is not another function's of the same name; a name the file
-	 * also declares outside functions stays one (it may be either) */
+	 * is not another function's of the same name; where the file also
+	 * has the name outside its functions, only a timer the function
+	 * declares whole at its top is surely not the file's */
 	else if (!r->chain.segs->len && func && *func &&
-		 timer_declared_in_function(f, at, r->chain.base) &&
-		 !named_at_file_scope(f, r->chain.base))
+		 local_timer(f, at, r->chain.base))
 		r->key = g_strdup_printf("local:%s:%s:%s", f->path, func,
 					 r->chain.base);
 	else

@@ -182,19 +182,23 @@ GHashTable *enclosing_params(struct cfile *f, struct fpos at)
 }
 
 /*
- * Does the function around `at` declare `struct timer_list [*...]name`,
- * as a parameter or a local, one declarator or the first of several?
+ * How the function around `at` declares `name` as a timer: as a
+ * `struct timer_list name` of its outermost block, above `at` (TD_OWN: no
+ * other timer can be meant by the name there), or otherwise (TD_OTHER: a pointer,
+ * which may point anywhere, or an object of an inner block, which the
+ * rest of the function does not see), or not at all (TD_NONE).
  */
-bool timer_declared_in_function(struct cfile *f, struct fpos at,
-				const char *name)
+enum tdecl timer_declared_in_function(struct cfile *f, struct fpos at,
+				      const char *name)
 {
 	size_t n, len = strlen(name);
 	const struct token *t = cfile_tokens(f, &n);
 	size_t i = token_at(t, n, at), head = 0, body = n, end = n;
-	int depth = 0;
+	enum tdecl found = TD_NONE;
+	int depth = 0, level = 0;
 
 	if (i >= n)
-		return false;
+		return TD_NONE;
 	/* the outermost braces around `at`, and where their header starts */
 	for (size_t k = 0; k < i; k++) {
 		if (t[k].flags & TF_PP)
@@ -207,22 +211,33 @@ bool timer_declared_in_function(struct cfile *f, struct fpos at,
 			head = k + 1;
 	}
 	if (!depth || body >= n)
-		return false;
+		return TD_NONE;
 	end = tok_match_close(t, n, body);
 	for (size_t k = head; k + 1 < end && k + 1 < n; k++) {
 		size_t p = k + 1;
+		bool ptr = false;
 
-		if (!TOK_IS(&t[k], "timer_list") || (t[k].flags & TF_PP))
+		if (t[k].flags & TF_PP)
 			continue;
-		while (p < n && tok_punct(&t[p], '*'))
-			p++;
-		if (p + 1 < n && tok_is(&t[p], name, len) &&
-		    (tok_punct(&t[p + 1], ';') || tok_punct(&t[p + 1], '=') ||
-		     tok_punct(&t[p + 1], ',') || tok_punct(&t[p + 1], ')') ||
-		     tok_punct(&t[p + 1], '[')))
-			return true;
+		if (tok_punct(&t[k], '{'))
+			level++;
+		else if (tok_punct(&t[k], '}'))
+			level--;
+		if (!TOK_IS(&t[k], "timer_list"))
+			continue;
+		for (; p < n && tok_punct(&t[p], '*'); p++)
+			ptr = true;
+		if (p + 1 >= n || !tok_is(&t[p], name, len) ||
+		    !(tok_punct(&t[p + 1], ';') || tok_punct(&t[p + 1], '=') ||
+		      tok_punct(&t[p + 1], ',') || tok_punct(&t[p + 1], ')') ||
+		      tok_punct(&t[p + 1], '[')))
+			continue;
+		/* (a use above the declaration is of the file's name) */
+		if (!ptr && level == 1 && !tok_punct(&t[p + 1], '[') && p < i)
+			return TD_OWN;
+		found = TD_OTHER;
 	}
-	return false;
+	return found;
 }
 
 char *local_alias(struct cfile *f, struct fpos at, const char *name)

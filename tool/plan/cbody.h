@@ -28,10 +28,15 @@ bool cbody_analyse(struct cfile *f, struct fpos at, const char *param,
 		   const char *local, struct fpos local_at, struct cbody *out);
 void cbody_clear(struct cbody *b);
 
-/* Does the function around `at` declare `struct timer_list [*]name` (a
- * parameter or a local)? */
-bool timer_declared_in_function(struct cfile *f, struct fpos at,
-				const char *name);
+/* How the function around `at` declares `name` as a timer (cbody.c). */
+enum tdecl {
+	TD_NONE,
+	TD_OWN,		/* struct timer_list name; in its outermost block */
+	TD_OTHER,	/* a pointer, or an object of an inner block */
+};
+
+enum tdecl timer_declared_in_function(struct cfile *f, struct fpos at,
+				      const char *name);
 
 /*
  * The timer a local `struct timer_list *name = &x->t;` stands for, when
