@@ -196,10 +196,7 @@ struct callback *callback_get(struct planner *pl, struct cfile *f,
 
 /* ---- timers ---- */
 
-/*
- * The timer an expression names: its key, with a local alias resolved
- * (struct timer_list *timer = &ch->retry_timer; init_timer(timer);).
- */
+/* Is name, where `at` uses it, a timer of that function's own? */
 static bool local_timer(struct cfile *f, struct fpos at, const char *name)
 {
 	switch (timer_declared_in_function(f, at, name)) {
@@ -212,6 +209,10 @@ static bool local_timer(struct cfile *f, struct fpos at, const char *name)
 	}
 }
 
+/*
+ * The timer an expression names: its key, with a local alias resolved
+ * (struct timer_list *timer = &ch->retry_timer; init_timer(timer);).
+ */
 static void tref_init(struct planner *pl, struct tref *r, struct cfile *f,
 		      const char *timer, const char *func, struct fpos at)
 {

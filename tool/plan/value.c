@@ -159,10 +159,6 @@ static bool constant_value(const char *bare, char **name)
 	return true;
 }
 
-/*
- * Every data source of cb's timers gives the same constant, one the
- * callback's file declares above it: the callback uses it.
- */
 static size_t token_index(const struct token *t, size_t n, struct fpos at)
 {
 	for (size_t i = 0; i < n; i++)
@@ -243,6 +239,10 @@ static bool define_data_unseen(struct planner *pl, struct callback *cb,
 	return true;
 }
 
+/*
+ * Every data source of cb's timers gives the same constant, one the
+ * callback's file declares above it: the callback uses it.
+ */
 bool decide_const(struct planner *pl, struct callback *cb, struct unit *u)
 {
 	const char *value = NULL;
