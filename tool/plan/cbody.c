@@ -57,7 +57,7 @@ bool cbody_analyse(struct cfile *f, struct fpos at, const char *param,
 	bool mixed = false;
 
 	memset(out, 0, sizeof(*out));
-	if (i >= n || !tok_punct(&t[i + 1], '('))
+	if (i + 1 >= n || !tok_punct(&t[i + 1], '('))
 		return false;
 	open = i + 1;
 	close = tok_match_close(t, n, open);
@@ -86,7 +86,7 @@ bool cbody_analyse(struct cfile *f, struct fpos at, const char *param,
 		if (local && !strcmp(name, local) &&
 		    !(tok->line == local_at.line && tok->col == local_at.col)) {
 			out->local_uses++;
-			if (TOK_IS(&t[k + 1], "->") &&
+			if (k + 2 < n && TOK_IS(&t[k + 1], "->") &&
 			    t[k + 2].kind == TOK_IDENT) {
 				char *m = g_strndup(t[k + 2].p, t[k + 2].len);
 
