@@ -91,14 +91,10 @@ static bool sources(struct back *b)
 
 	for (guint k = 0; k < b->pl->dsrcs->len; k++) {
 		struct dsrc *d = b->pl->dsrcs->pdata[k];
-		bool ours = false;
 		char *bare;
 		struct chain c;
 
-		for (guint i = 0; i < b->cb->bindings->len && !ours; i++)
-			ours = same_timer(&((struct binding *)
-				b->cb->bindings->pdata[i])->timer, &d->timer);
-		if (!ours || (passthrough(b->cb, d) &&
+		if (!runs_on(b->cb, &d->timer) || (passthrough(b->cb, d) &&
 			      on_own_timer(b->cb, d)))
 			continue;
 		if (!d->value || !d->timer.chain_ok)

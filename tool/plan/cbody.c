@@ -3,7 +3,7 @@
 
 #include "cbody.h"
 
-static size_t token_at(const struct token *t, size_t n, struct fpos at)
+size_t token_at(const struct token *t, size_t n, struct fpos at)
 {
 	for (size_t i = 0; i < n; i++)
 		if (t[i].line == at.line && t[i].col == at.col)

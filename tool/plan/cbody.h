@@ -28,6 +28,9 @@ bool cbody_analyse(struct cfile *f, struct fpos at, const char *param,
 		   const char *local, struct fpos local_at, struct cbody *out);
 void cbody_clear(struct cbody *b);
 
+/* The index of the token at `at`, or n. */
+size_t token_at(const struct token *t, size_t n, struct fpos at);
+
 /* How the function around `at` declares `name` as a timer (cbody.c). */
 enum tdecl {
 	TD_NONE,

@@ -105,6 +105,25 @@ bool passthrough(const struct callback *cb, const struct dsrc *d)
 	return res;
 }
 
+/* Does one of cb's bindings set up timer r? */
+bool runs_on(const struct callback *cb, const struct tref *r)
+{
+	for (guint i = 0; i < cb->bindings->len; i++)
+		if (same_timer(&((const struct binding *)
+				 cb->bindings->pdata[i])->timer, r))
+			return true;
+	return false;
+}
+
+/* Is r a bare timer pointer (`t->data`, t a `struct timer_list *`: any
+ * timer) in one of u's files? */
+bool bare_pointer_in(const struct tref *r, struct cfile *file,
+		     const struct unit *u)
+{
+	return r->chain_ok && !r->chain.addr && !r->chain.segs->len &&
+	       g_hash_table_contains(u->files, file);
+}
+
 /* Does the callback run on the timer that d sets, and only on it? */
 bool on_own_timer(const struct callback *cb, const struct dsrc *d)
 {
@@ -589,17 +608,9 @@ const struct dsrc *pointer_data_write(struct planner *pl,
 {
 	for (guint k = 0; k < pl->dsrcs->len; k++) {
 		const struct dsrc *d = pl->dsrcs->pdata[k];
-		bool ours = false;
 
-		if (!d->timer.chain_ok || d->timer.chain.addr ||
-		    d->timer.chain.segs->len ||
-		    !g_hash_table_contains(u->files, d->file))
-			continue;
-		for (guint i = 0; i < cb->bindings->len && !ours; i++)
-			ours = same_timer(&((struct binding *)
-					    cb->bindings->pdata[i])->timer,
-					  &d->timer);
-		if (!ours)
+		if (bare_pointer_in(&d->timer, d->file, u) &&
+		    !runs_on(cb, &d->timer))
 			return d;
 	}
 	return NULL;
@@ -929,18 +940,10 @@ bool decide_pointer_reads(struct planner *pl, struct unit *u)
 		bool ours = g_ptr_array_find(u->reads, r, NULL);
 		char *at;
 
-		if (r->function || !r->timer.chain_ok || r->timer.chain.addr ||
-		    r->timer.chain.segs->len ||
-		    !g_hash_table_contains(u->files, r->file))
+		if (r->function || !bare_pointer_in(&r->timer, r->file, u))
 			continue;
-		for (guint i = 0; i < u->callbacks->len && !ours; i++) {
-			struct callback *cb = u->callbacks->pdata[i];
-
-			for (guint j = 0; j < cb->bindings->len && !ours; j++)
-				ours = same_timer(&((struct binding *)
-					cb->bindings->pdata[j])->timer,
-					&r->timer);
-		}
+		for (guint i = 0; i < u->callbacks->len && !ours; i++)
+			ours = runs_on(u->callbacks->pdata[i], &r->timer);
 		for (guint i = 0; i < u->lone->len && !ours; i++)
 			ours = same_timer(&((struct binding *)
 					    u->lone->pdata[i])->timer,

@@ -128,20 +128,13 @@ static bool sources_in_sight(struct planner *pl, struct unit *u,
 	for (guint k = 0; k < pl->dsrcs->len; k++) {
 		struct dsrc *d = pl->dsrcs->pdata[k];
 		const char *why = NULL;
-		bool ours = false;
+		bool ours = runs_on(cb, &d->timer);
 		char *w;
-
-		for (guint i = 0; i < cb->bindings->len && !ours; i++)
-			ours = same_timer(&((struct binding *)
-					    cb->bindings->pdata[i])->timer,
-					  &d->timer);
 
 		if (ours && !member_timer(&d->timer, field))
 			why = "the timer's data is set at %s through something other than its struct";
 		/* t->data = x, t any timer: it may be this one */
-		else if (!ours && d->timer.chain_ok && !d->timer.chain.addr &&
-			 !d->timer.chain.segs->len &&
-			 g_hash_table_contains(u->files, d->file))
+		else if (!ours && bare_pointer_in(&d->timer, d->file, u))
 			why = "a timer's .data is set through a pointer at %s: which timer, cannot be told";
 		if (!why)
 			continue;

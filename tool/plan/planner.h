@@ -216,8 +216,6 @@ const char *check_field(struct conversion *cv, const char *file,
 			const char *tag, const char *field, bool *unknown);
 /* A key of a timer named by a variable (no '#field' in it). */
 bool named_key(const char *key);
-const struct dsrc *pointer_data_write(struct planner *pl,
-				      struct callback *cb, struct unit *u);
 char *local_name(const char *tag, GHashTable *taken);
 bool same_timer(const struct tref *a, const struct tref *b);
 
@@ -237,6 +235,12 @@ bool decide_back(struct planner *pl, struct callback *cb, struct unit *u,
 /* t.data = data in cb itself, on cb's own timer: the data passed on. */
 bool passthrough(const struct callback *cb, const struct dsrc *d);
 bool on_own_timer(const struct callback *cb, const struct dsrc *d);
+bool runs_on(const struct callback *cb, const struct tref *r);
+bool bare_pointer_in(const struct tref *r, struct cfile *file,
+		     const struct unit *u);
+/* A .data write through a bare timer pointer that may be cb's, or NULL. */
+const struct dsrc *pointer_data_write(struct planner *pl,
+				      struct callback *cb, struct unit *u);
 bool decide_pointer_reads(struct planner *pl, struct unit *u);
 bool decide_read(struct dread *r, struct unit *u);
 char *call_arg(struct planner *pl, struct callback *cb, struct cref *r,

@@ -159,14 +159,6 @@ static bool constant_value(const char *bare, char **name)
 	return true;
 }
 
-static size_t token_index(const struct token *t, size_t n, struct fpos at)
-{
-	for (size_t i = 0; i < n; i++)
-		if (t[i].line == at.line && t[i].col == at.col)
-			return i;
-	return n;
-}
-
 /*
  * Does the statement at `a` run, whenever the one at `b` does, just
  * before it?  Both in one block, `a` a statement of its own (not the body
@@ -183,7 +175,7 @@ static bool runs_just_before(struct cfile *f, struct fpos a, struct fpos b,
 	};
 	size_t n;
 	const struct token *t = cfile_tokens(f, &n);
-	size_t ia = token_index(t, n, a), ib = token_index(t, n, b);
+	size_t ia = token_at(t, n, a), ib = token_at(t, n, b);
 
 	if (ia == 0 || ia >= ib || ib >= n)
 		return false;
